@@ -1,0 +1,126 @@
+// Package calls keeps the registry of tool calls in flight, keyed by license
+// (hash) and thread, so that POST /cancel can end a thread's calls.
+package calls
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// Key names the calls one cancel ends: the same license and thread.
+type Key struct {
+	License string // license.Hash of the key, never the key
+	Thread  string
+}
+
+// Registry tracks calls in flight. The in-memory one serves one replica; the
+// Redis one fans cancels out to every replica.
+type Registry interface {
+	// Start registers a call. cancel is invoked (once) when the call's thread
+	// is cancelled, on any replica. done must be called when the call ended.
+	Start(ctx context.Context, key Key, cancel func()) (done func(), err error)
+	// Cancel ends every call of key on every replica and waits until they have
+	// ended or wait has passed. It returns how many calls it cancelled and how
+	// many of those still ran when it stopped waiting.
+	Cancel(ctx context.Context, key Key, wait time.Duration) (cancelled, stillRunning int, err error)
+}
+
+// Memory is a Registry for one process. The zero value is ready.
+type Memory struct {
+	mu    sync.Mutex
+	calls map[Key]map[*entry]struct{}
+}
+
+type entry struct {
+	cancel func()
+	once   sync.Once
+	ended  chan struct{}
+}
+
+func (m *Memory) Start(_ context.Context, key Key, cancel func()) (func(), error) {
+	e := &entry{cancel: cancel, ended: make(chan struct{})}
+	m.mu.Lock()
+	if m.calls == nil {
+		m.calls = map[Key]map[*entry]struct{}{}
+	}
+	set := m.calls[key]
+	if set == nil {
+		set = map[*entry]struct{}{}
+		m.calls[key] = set
+	}
+	set[e] = struct{}{}
+	m.mu.Unlock()
+	var doneOnce sync.Once
+	return func() {
+		doneOnce.Do(func() {
+			m.mu.Lock()
+			if set := m.calls[key]; set != nil {
+				delete(set, e)
+				if len(set) == 0 {
+					delete(m.calls, key)
+				}
+			}
+			m.mu.Unlock()
+			close(e.ended)
+		})
+	}, nil
+}
+
+// CancelLocal cancels key's calls in this process and returns the channels
+// that close when each ended. The Redis registry uses it for its own replica.
+func (m *Memory) CancelLocal(key Key) []<-chan struct{} {
+	m.mu.Lock()
+	var list []*entry
+	for e := range m.calls[key] {
+		list = append(list, e)
+	}
+	m.mu.Unlock()
+	ends := make([]<-chan struct{}, 0, len(list))
+	for _, e := range list {
+		e.once.Do(e.cancel)
+		ends = append(ends, e.ended)
+	}
+	return ends
+}
+
+// Running is the number of calls of key in flight in this process.
+func (m *Memory) Running(key Key) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.calls[key])
+}
+
+func (m *Memory) Cancel(ctx context.Context, key Key, wait time.Duration) (int, int, error) {
+	ends := m.CancelLocal(key)
+	return len(ends), WaitEnded(ctx, ends, wait), nil
+}
+
+// WaitEnded waits until every channel closed, wait passed or ctx ended, and
+// returns how many had not closed.
+func WaitEnded(ctx context.Context, ends []<-chan struct{}, wait time.Duration) int {
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	for i, ch := range ends {
+		select {
+		case <-ch:
+		case <-t.C:
+			return countOpen(ends[i:])
+		case <-ctx.Done():
+			return countOpen(ends[i:])
+		}
+	}
+	return 0
+}
+
+func countOpen(ends []<-chan struct{}) int {
+	n := 0
+	for _, ch := range ends {
+		select {
+		case <-ch:
+		default:
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,16 @@
+// Package all lists every plugin the host can mount. Adding a plugin is one
+// package under scrapers/ and one line here.
+package all
+
+import (
+	"github.com/surfsense/pluginhost/scrapers"
+)
+
+// Constructor builds a plugin from the environment.
+type Constructor func(env scrapers.Env) (scrapers.Plugin, error)
+
+// Plugins is every plugin, listed ones and unlisted ones alike; the host
+// mounts a plugin whose Unlisted is true only when UNLISTED_PLUGINS names it.
+var Plugins = []Constructor{
+	// one line per plugin, e.g. webcrawl.New,
+}

@@ -1,0 +1,118 @@
+package scrapers
+
+import (
+	"encoding/json"
+	"sync"
+)
+
+// Call collects what one tool call produces. A tool adds items as it goes, so
+// that when the deadline or a cancel ends it early the host still returns what
+// was gathered, marked partial. Call is safe for concurrent use. The zero value
+// is not usable: the host makes one per call with [NewCall].
+type Call struct {
+	mu       sync.Mutex
+	items    []json.RawMessage
+	partial  bool
+	reasons  []string
+	meta     map[string]any
+	progress func(message string, done, total int)
+}
+
+// NewCall returns an empty Call. progress, when non-nil, receives the tool's
+// progress reports (the host forwards them as MCP progress notifications).
+func NewCall(progress func(message string, done, total int)) *Call {
+	return &Call{progress: progress}
+}
+
+// Add appends one item (a struct or map that marshals to a JSON object; it
+// should name where it came from in a "url" field). An item that cannot be
+// marshalled is dropped and the call marked partial.
+func (c *Call) Add(item any) {
+	b, err := json.Marshal(item)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err != nil {
+		c.partial = true
+		c.reasons = append(c.reasons, "an item could not be encoded: "+err.Error())
+		return
+	}
+	c.items = append(c.items, b)
+}
+
+// Failed is the item recorded for a source (page, query, product) that failed
+// while the call as a whole went on.
+type Failed struct {
+	URL   string `json:"url"`
+	Error string `json:"error"`
+}
+
+// Fail records that one source failed (as an item with its url and error) and
+// marks the call partial: a failed page is reported per page, not as a failed
+// call.
+func (c *Call) Fail(source string, err error) {
+	c.Add(Failed{URL: source, Error: err.Error()})
+	c.MarkPartial("some sources failed")
+}
+
+// MarkPartial marks the result partial and says why (once per distinct reason).
+func (c *Call) MarkPartial(reason string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.partial = true
+	for _, r := range c.reasons {
+		if r == reason {
+			return
+		}
+	}
+	c.reasons = append(c.reasons, reason)
+}
+
+// SetMeta sets a result-level field beside the items (results_provider, …).
+func (c *Call) SetMeta(key string, value any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.meta == nil {
+		c.meta = map[string]any{}
+	}
+	c.meta[key] = value
+}
+
+// Progress reports progress: done of total units (total 0 when unknown).
+func (c *Call) Progress(message string, done, total int) {
+	if c.progress != nil {
+		c.progress(message, done, total)
+	}
+}
+
+// Outcome is a snapshot of what a call gathered.
+type Outcome struct {
+	Items   []json.RawMessage
+	Partial bool
+	Reasons []string
+	Meta    map[string]any
+}
+
+// Snapshot returns a copy of what the call has gathered so far.
+func (c *Call) Snapshot() Outcome {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	o := Outcome{
+		Items:   append([]json.RawMessage(nil), c.items...),
+		Partial: c.partial,
+		Reasons: append([]string(nil), c.reasons...),
+	}
+	if len(c.meta) > 0 {
+		o.Meta = make(map[string]any, len(c.meta))
+		for k, v := range c.meta {
+			o.Meta[k] = v
+		}
+	}
+	return o
+}
+
+// Len is the number of items added so far.
+func (c *Call) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.items)
+}

@@ -1,0 +1,238 @@
+// Package netguard keeps scrapers away from addresses they must never reach:
+// loopback, private, link-local, CGNAT, unique-local and metadata addresses, in
+// every spelling. The check runs when a connection is dialled, so it holds for
+// every DNS answer and after every redirect; URLs are also checked up front so
+// that a bad one gets a clear error before any request.
+package netguard
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// ErrForbiddenAddress is wrapped by every refusal of an address.
+var ErrForbiddenAddress = errors.New("address not allowed")
+
+// AddressError says which address was refused and why.
+type AddressError struct {
+	Addr   string
+	Reason string
+}
+
+func (e *AddressError) Error() string {
+	return fmt.Sprintf("%s is a %s address, which scrapers may not reach", e.Addr, e.Reason)
+}
+
+func (e *AddressError) Unwrap() error { return ErrForbiddenAddress }
+
+type blockedRange struct {
+	prefix netip.Prefix
+	reason string
+}
+
+var blocked = func() []blockedRange {
+	list := []struct{ cidr, reason string }{
+		{"0.0.0.0/8", "unspecified"},
+		{"10.0.0.0/8", "private"},
+		{"100.64.0.0/10", "carrier-grade NAT"},
+		{"127.0.0.0/8", "loopback"},
+		{"169.254.0.0/16", "link-local (cloud metadata)"},
+		{"172.16.0.0/12", "private"},
+		{"192.0.0.0/24", "IETF protocol"},
+		{"192.0.2.0/24", "documentation"},
+		{"192.88.99.0/24", "6to4 relay"},
+		{"192.168.0.0/16", "private"},
+		{"198.18.0.0/15", "benchmarking"},
+		{"198.51.100.0/24", "documentation"},
+		{"203.0.113.0/24", "documentation"},
+		{"224.0.0.0/4", "multicast"},
+		{"240.0.0.0/4", "reserved"},
+		{"::/128", "unspecified"},
+		{"::1/128", "loopback"},
+		{"64:ff9b::/96", "NAT64"},
+		{"64:ff9b:1::/48", "NAT64"},
+		{"100::/64", "discard"},
+		{"2001::/32", "Teredo"},
+		{"2001:db8::/32", "documentation"},
+		{"2002::/16", "6to4"},
+		{"fc00::/7", "unique-local"},
+		{"fe80::/10", "link-local"},
+		{"fec0::/10", "site-local"},
+		{"ff00::/8", "multicast"},
+	}
+	out := make([]blockedRange, len(list))
+	for i, b := range list {
+		out[i] = blockedRange{netip.MustParsePrefix(b.cidr), b.reason}
+	}
+	return out
+}()
+
+// CheckAddr refuses an address scrapers must not reach. IPv4-mapped and
+// IPv4-compatible IPv6 forms are judged as the IPv4 address they carry.
+func CheckAddr(a netip.Addr) error {
+	if !a.IsValid() {
+		return &AddressError{Addr: "(invalid)", Reason: "invalid"}
+	}
+	a = a.WithZone("")
+	u := a.Unmap()
+	if u.Is6() {
+		// IPv4-compatible (::a.b.c.d, deprecated) carries an IPv4 address too.
+		b := u.As16()
+		if isZero(b[:12]) && !isZero(b[12:]) && u != netip.IPv6Loopback() {
+			u = netip.AddrFrom4([4]byte(b[12:]))
+		}
+	}
+	for _, r := range blocked {
+		if r.prefix.Contains(u) {
+			return &AddressError{Addr: a.String(), Reason: r.reason}
+		}
+	}
+	if u.Is4() && u == netip.AddrFrom4([4]byte{255, 255, 255, 255}) {
+		return &AddressError{Addr: a.String(), Reason: "broadcast"}
+	}
+	return nil
+}
+
+func isZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// ParseHostIP reports whether host is an IP literal in any spelling a resolver
+// might accept: dotted quads, IPv6 in brackets or not, and the inet_aton forms
+// (2130706433, 0x7f000001, 0177.0.0.1, 127.1). ok is false for a name.
+func ParseHostIP(host string) (addr netip.Addr, ok bool) {
+	h := strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if i := strings.IndexByte(h, '%'); i >= 0 && strings.Contains(h, ":") {
+		h = h[:i]
+	}
+	if a, err := netip.ParseAddr(h); err == nil {
+		return a, true
+	}
+	h = strings.TrimSuffix(h, ".")
+	if a, ok := parseInetAton(h); ok {
+		return a, true
+	}
+	return netip.Addr{}, false
+}
+
+// parseInetAton parses the classic BSD forms a.b.c.d, a.b.c, a.b and a, each
+// part decimal, octal (leading 0) or hex (0x).
+func parseInetAton(s string) (netip.Addr, bool) {
+	if s == "" {
+		return netip.Addr{}, false
+	}
+	parts := strings.Split(s, ".")
+	if len(parts) > 4 {
+		return netip.Addr{}, false
+	}
+	vals := make([]uint64, len(parts))
+	for i, p := range parts {
+		if p == "" {
+			return netip.Addr{}, false
+		}
+		base := 10
+		digits := p
+		switch {
+		case len(p) > 1 && (p[:2] == "0x" || p[:2] == "0X"):
+			base, digits = 16, p[2:]
+			if digits == "" {
+				digits = "0"
+			}
+		case len(p) > 1 && p[0] == '0':
+			base, digits = 8, p[1:]
+		}
+		v, err := strconv.ParseUint(digits, base, 64)
+		if err != nil || v > 0xffffffff {
+			return netip.Addr{}, false
+		}
+		vals[i] = v
+	}
+	var n uint64
+	last := vals[len(vals)-1]
+	for i := 0; i < len(vals)-1; i++ {
+		if vals[i] > 0xff {
+			return netip.Addr{}, false
+		}
+		n |= vals[i] << (24 - 8*uint(i))
+	}
+	if last >= 1<<(8*uint(5-len(vals))) {
+		return netip.Addr{}, false
+	}
+	n |= last
+	return netip.AddrFrom4([4]byte{byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n)}), true
+}
+
+// CheckURL refuses a URL a scraper must not fetch: a scheme other than http or
+// https, credentials, a missing host, or an IP literal (in any spelling) that
+// CheckAddr refuses. Names are checked when they are dialled.
+func CheckURL(u *url.URL, allowPrivate bool) error {
+	if u == nil {
+		return errors.New("no URL")
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "http", "https":
+	default:
+		if u.Scheme == "" {
+			return fmt.Errorf("%q is not an absolute URL (it needs http:// or https://)", u.String())
+		}
+		return fmt.Errorf("the %s: scheme is not allowed; only http and https", u.Scheme)
+	}
+	if u.User != nil {
+		return errors.New("URLs with credentials (user:password@) are not allowed")
+	}
+	host := u.Hostname()
+	if host == "" {
+		return errors.New("the URL has no host")
+	}
+	if allowPrivate {
+		return nil
+	}
+	if strings.EqualFold(strings.TrimSuffix(host, "."), "localhost") || strings.HasSuffix(strings.ToLower(strings.TrimSuffix(host, ".")), ".localhost") {
+		return &AddressError{Addr: host, Reason: "loopback"}
+	}
+	if a, ok := ParseHostIP(host); ok {
+		return CheckAddr(a)
+	}
+	return nil
+}
+
+// Control is a net.Dialer Control function that refuses forbidden addresses at
+// connect time, for every address a name resolves to.
+func Control(network, address string, _ syscall.RawConn) error {
+	host, _, err := net.SplitHostPort(address)
+	if err != nil {
+		return fmt.Errorf("netguard: %w", err)
+	}
+	a, err := netip.ParseAddr(host)
+	if err != nil {
+		return fmt.Errorf("netguard: cannot judge %q: %w", host, err)
+	}
+	return CheckAddr(a)
+}
+
+// Dialer returns a dialer that refuses forbidden addresses unless allowPrivate.
+func Dialer(allowPrivate bool) *net.Dialer {
+	d := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
+	if !allowPrivate {
+		d.Control = Control
+	}
+	return d
+}
+
+// DialContext is the guarded dial function for an http.Transport.
+func DialContext(allowPrivate bool) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	return Dialer(allowPrivate).DialContext
+}

@@ -1,0 +1,124 @@
+// Package scrapers holds what SurfSense's scraper plugins share: the shape of a
+// plugin and its tools, the per-call collector of items ([Call]), the errors a
+// tool reports, and the fetching layer every site uses.
+//
+// A site is one package under scrapers/ (scrapers/webcrawl, scrapers/amazon, …)
+// exporting New(Env) Plugin. Sites never import each other; scrapers/all lists
+// them, and the host mounts each at /<id>/mcp.
+package scrapers
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// Plugin is one MCP server the host mounts at /<ID>/mcp.
+type Plugin struct {
+	// ID is the plugin's id, as in the first-party list (web-crawl, amazon, …).
+	ID string
+	// Name is the human name (Web Crawl).
+	Name string
+	// Unlisted plugins (reddit, instagram) are mounted only when
+	// UNLISTED_PLUGINS names them.
+	Unlisted bool
+	// Tools are the plugin's tools, in the order tools/list shows them.
+	Tools []Tool
+}
+
+// Tool is one MCP tool. Build it with [NewTool] so that its input schema and
+// argument decoding come from one Go type.
+type Tool struct {
+	Name        string
+	Title       string
+	Description string
+	// InputSchema is the JSON schema of the arguments (type object).
+	InputSchema *jsonschema.Schema
+	// Run decodes raw arguments, validates them and does the work, adding
+	// items to call as it goes. An error it returns is a tool error; items
+	// already added are still returned, marked partial.
+	Run func(ctx context.Context, call *Call, raw json.RawMessage) error
+}
+
+// Validator is implemented by argument types that check their own rules after
+// decoding and defaults. Return an *ArgError naming the argument.
+type Validator interface {
+	Validate() error
+}
+
+// Defaulter is implemented by argument types that fill their defaults.
+type Defaulter interface {
+	Defaults()
+}
+
+// NewTool builds a Tool whose arguments are the JSON object Args. The schema is
+// inferred from Args (json and jsonschema struct tags); schema, when non-nil,
+// may adjust it (minimums, maximums, defaults) before it is published.
+// Arguments are decoded strictly: unknown fields and wrong types are tool errors
+// that name the argument.
+func NewTool[Args any](name, title, description string, schema func(*jsonschema.Schema), run func(ctx context.Context, call *Call, args Args) error) Tool {
+	s, err := jsonschema.For[Args](nil)
+	if err != nil {
+		panic(fmt.Sprintf("scrapers.NewTool %q: %v", name, err))
+	}
+	if schema != nil {
+		schema(s)
+	}
+	return Tool{
+		Name:        name,
+		Title:       title,
+		Description: description,
+		InputSchema: s,
+		Run: func(ctx context.Context, call *Call, raw json.RawMessage) error {
+			var args Args
+			if err := DecodeArgs(raw, &args); err != nil {
+				return err
+			}
+			return run(ctx, call, args)
+		},
+	}
+}
+
+// Env is what a plugin is built from: configuration read from the environment
+// and process-wide settings. The zero value reads nothing (every site uses its
+// real origin, no proxies) and refuses private networks.
+type Env struct {
+	// Getenv reads configuration (<ID>_BASE_URL, PROXY_URLS, …). Nil reads nothing.
+	Getenv func(string) string
+	// AllowPrivateNetworks lifts the SSRF guard (tests and stand-ins only).
+	AllowPrivateNetworks bool
+	// Logger receives the fetching layer's logs. Nil discards them.
+	Logger *slog.Logger
+}
+
+// OSEnv is an Env reading the process environment.
+func OSEnv() Env {
+	return Env{Getenv: os.Getenv, AllowPrivateNetworks: strings.EqualFold(os.Getenv("ALLOW_PRIVATE_NETWORKS"), "true"), Logger: slog.Default()}
+}
+
+// Get returns the configuration value name, or "".
+func (e Env) Get(name string) string {
+	if e.Getenv == nil {
+		return ""
+	}
+	return strings.TrimSpace(e.Getenv(name))
+}
+
+// Log returns the environment's logger, never nil.
+func (e Env) Log() *slog.Logger {
+	if e.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return e.Logger
+}
+
+// EnvName turns a plugin id and a suffix into a configuration name:
+// EnvName("google-search", "BASE_URL") is GOOGLE_SEARCH_BASE_URL.
+func EnvName(id, suffix string) string {
+	return strings.ToUpper(strings.ReplaceAll(id, "-", "_")) + "_" + suffix
+}
