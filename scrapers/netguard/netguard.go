@@ -16,6 +16,9 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
+
+	"golang.org/x/net/idna"
 )
 
 // ErrForbiddenAddress is wrapped by every refusal of an address.
@@ -57,6 +60,7 @@ var blocked = func() []blockedRange {
 		{"240.0.0.0/4", "reserved"},
 		{"::/128", "unspecified"},
 		{"::1/128", "loopback"},
+		{"::ffff:0:0:0/96", "IPv4-translated"},
 		{"64:ff9b::/96", "NAT64"},
 		{"64:ff9b:1::/48", "NAT64"},
 		{"100::/64", "discard"},
@@ -113,7 +117,23 @@ func isZero(b []byte) bool {
 // ParseHostIP reports whether host is an IP literal in any spelling a resolver
 // might accept: dotted quads, IPv6 in brackets or not, and the inet_aton forms
 // (2130706433, 0x7f000001, 0177.0.0.1, 127.1). ok is false for a name.
+//
+// A host with non-ASCII characters is first mapped the way browsers and URL
+// parsers map it (UTS #46: fullwidth digits, ideographic full stops), so that
+// "１２７。０。０。１" is judged as 127.0.0.1.
 func ParseHostIP(host string) (addr netip.Addr, ok bool) {
+	if !isASCII(host) {
+		mapped, err := idna.Lookup.ToASCII(host)
+		if err != nil || !utf8.ValidString(mapped) {
+			// Lookup refuses some mappings its profile finds invalid; the
+			// plain mapping still shows what a lenient parser would dial.
+			mapped, err = idna.Punycode.ToASCII(idnaFold(host))
+			if err != nil {
+				return netip.Addr{}, false
+			}
+		}
+		host = mapped
+	}
 	h := strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
 	if i := strings.IndexByte(h, '%'); i >= 0 && strings.Contains(h, ":") {
 		h = h[:i]
@@ -126,6 +146,30 @@ func ParseHostIP(host string) (addr netip.Addr, ok bool) {
 		return a, true
 	}
 	return netip.Addr{}, false
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// idnaFold maps the characters UTS #46 maps to ASCII digits, letters and
+// dots, leaving the rest: fullwidth forms (U+FF01..U+FF5E) and the dots
+// U+3002, U+FF0E, U+FF61.
+func idnaFold(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\u3002' || r == '\uff0e' || r == '\uff61':
+			return '.'
+		case r >= '\uff01' && r <= '\uff5e':
+			return r - 0xfee0
+		}
+		return r
+	}, s)
 }
 
 // parseInetAton parses the classic BSD forms a.b.c.d, a.b.c, a.b and a, each
