@@ -1,0 +1,256 @@
+package amazon
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/surfsense/pluginhost/scrapers"
+)
+
+// Limits of the scrape tool's arguments.
+const (
+	maxList         = 20  // urls, search_terms
+	defaultMaxItems = 10  // per search term
+	maxMaxItems     = 100 // per search term
+	defaultDomain   = "amazon.com"
+	// maxSearchPages bounds the pages read for one search term; Amazon
+	// rarely shows more than 7 to 20.
+	maxSearchPages = 20
+	// workers is how many product pages one call fetches at once.
+	workers = 4
+)
+
+// domainArg is the rule the domain argument follows (CONTRACTS.md).
+var domainArg = regexp.MustCompile(`^(?:www\.)?amazon\.[a-z.]+$`)
+
+// ScrapeArgs are the arguments of the scrape tool.
+type ScrapeArgs struct {
+	URLs           []string `json:"urls,omitempty" jsonschema:"Amazon product URLs (/dp/ASIN or /gp/product/ASIN) on any Amazon domain, at most 20"`
+	SearchTerms    []string `json:"search_terms,omitempty" jsonschema:"Terms to search for on the domain, at most 20"`
+	MaxItems       *int     `json:"max_items,omitempty" jsonschema:"Search results to return per search term, 1 to 100 (default 10)"`
+	Domain         string   `json:"domain,omitempty" jsonschema:"The Amazon marketplace to search, e.g. amazon.com, amazon.co.uk, amazon.de, amazon.co.jp, amazon.in (default amazon.com)"`
+	IncludeDetails bool     `json:"include_details,omitempty" jsonschema:"Also open each search result's product page and merge its details (brand, availability, bullets, images, specifications); slower"`
+
+	maxItems int
+	products []target
+}
+
+// target is a product URL to scrape.
+type target struct {
+	raw  string // as given, the item's url
+	host string // its marketplace host, for the currency
+}
+
+// Defaults fills the domain's default.
+func (a *ScrapeArgs) Defaults() {
+	a.Domain = strings.ToLower(strings.TrimSpace(a.Domain))
+	if a.Domain == "" {
+		a.Domain = defaultDomain
+	}
+}
+
+// Validate checks the arguments' rules.
+func (a *ScrapeArgs) Validate() error {
+	if len(a.URLs) == 0 && len(a.SearchTerms) == 0 {
+		return scrapers.Argf("urls", "give at least one product URL in urls or one term in search_terms")
+	}
+	if err := scrapers.ListLen("urls", a.URLs, 0, maxList); err != nil {
+		return err
+	}
+	if err := scrapers.ListLen("search_terms", a.SearchTerms, 0, maxList); err != nil {
+		return err
+	}
+	n, err := scrapers.IntArg("max_items", a.MaxItems, 1, maxMaxItems, defaultMaxItems)
+	if err != nil {
+		return err
+	}
+	a.maxItems = n
+	if !domainArg.MatchString(a.Domain) || strings.Contains(a.Domain, "..") || strings.HasSuffix(a.Domain, ".") {
+		return scrapers.Argf("domain", "must be an Amazon marketplace domain such as amazon.com or amazon.co.jp (matching %s), got %q", domainArg, a.Domain)
+	}
+	a.Domain = siteHost(a.Domain)
+	a.products = a.products[:0]
+	for i, raw := range a.URLs {
+		u, _, ok := productURL(raw)
+		if !ok {
+			return scrapers.Argf("urls", "entry %d (%q) is not an Amazon product URL; use https://www.amazon.<tld>/dp/<ASIN> or /gp/product/<ASIN>", i, raw)
+		}
+		a.products = append(a.products, target{raw: strings.TrimSpace(raw), host: u.Hostname()})
+	}
+	return nil
+}
+
+func (s *scraper) tool() scrapers.Tool {
+	return scrapers.NewTool("scrape", "Scrape Amazon",
+		"Search Amazon (any marketplace: amazon.com, amazon.co.uk, amazon.de, amazon.co.jp, amazon.in, …) and read product pages. "+
+			"Search results give ASIN, title, url, price, currency, list price, rating, reviews count, image, sponsored and prime; "+
+			"product pages (urls, or search results with include_details) add brand, availability, feature bullets, images, breadcrumbs and the details table.",
+		func(sc *jsonschema.Schema) {
+			limit := maxList
+			prop(sc, "urls").MaxItems = &limit
+			prop(sc, "search_terms").MaxItems = &limit
+			mi := prop(sc, "max_items")
+			lo, hi := 1.0, float64(maxMaxItems)
+			mi.Minimum, mi.Maximum, mi.Default = &lo, &hi, json.RawMessage(fmt.Sprint(defaultMaxItems))
+			d := prop(sc, "domain")
+			d.Pattern, d.Default = domainArg.String(), json.RawMessage(`"`+defaultDomain+`"`)
+			prop(sc, "include_details").Default = json.RawMessage("false")
+		},
+		s.scrape)
+}
+
+// prop returns the schema of the property name, creating it if inference
+// left it out.
+func prop(s *jsonschema.Schema, name string) *jsonschema.Schema {
+	if s.Properties == nil {
+		s.Properties = map[string]*jsonschema.Schema{}
+	}
+	p := s.Properties[name]
+	if p == nil {
+		p = &jsonschema.Schema{}
+		s.Properties[name] = p
+	}
+	return p
+}
+
+// scraper runs the scrape tool with one fetcher shared by all calls.
+type scraper struct {
+	f *scrapers.Fetcher
+}
+
+func (s *scraper) scrape(ctx context.Context, call *scrapers.Call, a ScrapeArgs) error {
+	j := newJob(call, len(a.products)+len(a.SearchTerms))
+
+	j.each(ctx, len(a.products), workers, func(i int) {
+		t := a.products[i]
+		p, err := s.product(ctx, t.raw, t.host)
+		if err != nil {
+			j.failed(ctx, t.raw, err)
+		} else {
+			j.add(p)
+		}
+		j.progress("read "+t.raw, true)
+	})
+
+	for _, term := range a.SearchTerms {
+		if j.stopped(ctx) {
+			break
+		}
+		n := s.search(ctx, j, term, a)
+		j.progress(fmt.Sprintf("searched %q: %d results", term, n), true)
+	}
+	return j.finish(ctx)
+}
+
+// product fetches and reads one product page.
+func (s *scraper) product(ctx context.Context, rawURL, host string) (*Product, error) {
+	resp, err := s.f.Get(ctx, rawURL)
+	if err != nil {
+		return nil, err
+	}
+	p, err := parseProduct(resp.Body, rawURL, host)
+	if err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// searchURL is the URL of one page of results for term on domain.
+func searchURL(domain, term string, page int) string {
+	return fmt.Sprintf("https://www.%s/s?k=%s&page=%d", domain, url.QueryEscape(term), page)
+}
+
+// search reads pages of results for term until it has a.maxItems distinct
+// products, the results end, or the job stops; it adds the results as it
+// goes and returns how many it added.
+func (s *scraper) search(ctx context.Context, j *job, term string, a ScrapeArgs) int {
+	seen := map[string]bool{}
+	pos := 0
+	host := "www." + a.Domain
+	for page := 1; page <= maxSearchPages && pos < a.maxItems; page++ {
+		if j.stopped(ctx) {
+			break
+		}
+		u := searchURL(a.Domain, term, page)
+		resp, err := s.f.Get(ctx, u)
+		if err != nil {
+			j.failed(ctx, u, err)
+			break
+		}
+		sp, err := parseSearch(resp.Body, a.Domain)
+		if err != nil {
+			j.failed(ctx, u, fmt.Errorf("reading the results page: %w", err))
+			break
+		}
+		if len(sp.Cards) == 0 {
+			if page == 1 && !sp.Results {
+				j.failed(ctx, u, fmt.Errorf("the page for %q shows no search results; Amazon may have changed its layout", term))
+			}
+			break
+		}
+		var batch []*Product
+		for _, c := range sp.Cards {
+			if seen[c.ASIN] {
+				continue
+			}
+			seen[c.ASIN] = true
+			pos++
+			c.Position, c.SearchTerm = pos, term
+			batch = append(batch, &c)
+			if pos >= a.maxItems {
+				break
+			}
+		}
+		if a.IncludeDetails {
+			s.details(ctx, j, batch, host)
+		} else {
+			for _, c := range batch {
+				j.add(c)
+			}
+		}
+		j.progress(fmt.Sprintf("searched %q page %d: %d results so far", term, page, pos), false)
+		if len(batch) == 0 || (!sp.HasNext && !sp.NoPager) {
+			break
+		}
+	}
+	return pos
+}
+
+// details opens the product page of each card, merges it and adds the card.
+// A card whose page could not be read is still added, saying why in
+// details_error; a block also stops the job.
+func (s *scraper) details(ctx context.Context, j *job, cards []*Product, host string) {
+	started := make([]bool, len(cards))
+	j.each(ctx, len(cards), workers, func(i int) {
+		started[i] = true
+		c := cards[i]
+		d, err := s.product(ctx, c.URL, host)
+		switch {
+		case err == nil:
+			c.mergeDetails(d)
+		case ctx.Err() != nil:
+			c.DetailsError = stopError(ctx).Error()
+		default:
+			c.DetailsError = err.Error()
+			j.call.MarkPartial("some product pages could not be read; their search results carry details_error")
+			var be *scrapers.BlockedError
+			if errors.As(err, &be) {
+				j.failed(ctx, c.URL, err)
+			}
+		}
+		j.add(c)
+	})
+	for i, c := range cards {
+		if !started[i] {
+			c.DetailsError = "not read: the scrape stopped before this product page"
+			j.add(c)
+		}
+	}
+}
