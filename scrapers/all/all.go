@@ -4,6 +4,7 @@ package all
 
 import (
 	"github.com/surfsense/pluginhost/scrapers"
+	"github.com/surfsense/pluginhost/scrapers/webcrawl"
 )
 
 // Constructor builds a plugin from the environment.
@@ -12,5 +13,5 @@ type Constructor func(env scrapers.Env) (scrapers.Plugin, error)
 // Plugins is every plugin, listed ones and unlisted ones alike; the host
 // mounts a plugin whose Unlisted is true only when UNLISTED_PLUGINS names it.
 var Plugins = []Constructor{
-	// one line per plugin, e.g. webcrawl.New,
+	webcrawl.New,
 }

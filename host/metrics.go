@@ -1,0 +1,60 @@
+package host
+
+import (
+	"net/http"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// metrics are the host's Prometheus series, on a registry of its own so that
+// several hosts can live in one process (tests, bench).
+type metrics struct {
+	reg       *prometheus.Registry
+	calls     *prometheus.CounterVec
+	duration  *prometheus.HistogramVec
+	verdicts  *prometheus.CounterVec
+	inFlight  prometheus.Gauge
+	refusals  *prometheus.CounterVec
+	redisUp   prometheus.GaugeFunc
+	redisFunc func() float64
+}
+
+func newMetrics() *metrics {
+	m := &metrics{reg: prometheus.NewRegistry()}
+	m.calls = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Namespace: "pluginhost", Name: "tool_calls_total",
+		Help: "Tool calls by plugin, tool and outcome (ok, partial, tool_error, bad_arguments, blocked, cancelled, deadline, shutdown, client_gone).",
+	}, []string{"plugin", "tool", "outcome"})
+	m.duration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Namespace: "pluginhost", Name: "tool_call_duration_seconds",
+		Help:    "Tool call duration by plugin and tool.",
+		Buckets: []float64{0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 240},
+	}, []string{"plugin", "tool"})
+	m.verdicts = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Namespace: "pluginhost", Name: "license_verdicts_total",
+		Help: "License checks by reason (valid, missing_license, expired, revoked, invalid, license_service_unavailable).",
+	}, []string{"reason"})
+	m.inFlight = prometheus.NewGauge(prometheus.GaugeOpts{
+		Namespace: "pluginhost", Name: "tool_calls_in_flight", Help: "Tool calls in flight on this replica.",
+	})
+	m.refusals = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Namespace: "pluginhost", Name: "http_refusals_total", Help: "Requests refused before reaching a plugin, by reason.",
+	}, []string{"reason"})
+	m.redisUp = prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Namespace: "pluginhost", Name: "redis_up", Help: "1 when Redis answers, 0 when degraded, -1 when not configured.",
+	}, func() float64 {
+		if m.redisFunc == nil {
+			return -1
+		}
+		return m.redisFunc()
+	})
+	m.reg.MustRegister(m.calls, m.duration, m.verdicts, m.inFlight, m.refusals, m.redisUp,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+func (m *metrics) handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+}

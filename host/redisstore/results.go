@@ -1,0 +1,86 @@
+package redisstore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/surfsense/pluginhost/host/results"
+)
+
+// resultStore keeps each result as JSON under prefix+"res:"+id for
+// results.TTL, with the owner's license hash beside it.
+type resultStore struct{ s *Store }
+
+var _ results.Store = resultStore{}
+
+type storedResult struct {
+	Owner  string         `json:"owner"`
+	Result results.Stored `json:"result"`
+}
+
+func (r resultStore) Put(ctx context.Context, owner string, st results.Stored) (string, error) {
+	s := r.s
+	b, err := json.Marshal(storedResult{Owner: owner, Result: st})
+	if err != nil {
+		return "", err
+	}
+	id := results.NewID()
+	err = s.do(ctx, s.opts.ResultTimeout, func(ctx context.Context) error {
+		return s.rdb.Set(ctx, s.key("res", id), b, results.TTL).Err()
+	})
+	if err != nil {
+		// Kept on this replica only: get_result works when it lands here.
+		s.fallback("results")
+		return s.resMem.Put(ctx, owner, st)
+	}
+	return id, nil
+}
+
+func (r resultStore) Get(ctx context.Context, owner, id string) (results.Stored, error) {
+	s := r.s
+	if !validResultID(id) {
+		return results.Stored{}, results.ErrNotFound
+	}
+	var sr storedResult
+	var found bool
+	err := s.do(ctx, s.opts.ResultTimeout, func(ctx context.Context) error {
+		b, err := s.rdb.Get(ctx, s.key("res", id)).Bytes()
+		if err != nil {
+			return err
+		}
+		if json.Unmarshal(b, &sr) == nil {
+			found = true
+		}
+		return nil
+	})
+	switch {
+	case err == nil && found:
+		if sr.Owner != owner {
+			return results.Stored{}, results.ErrNotFound
+		}
+		return sr.Result, nil
+	case err != nil && !errors.Is(err, redis.Nil):
+		s.fallback("results")
+	}
+	// Absent from Redis, or Redis unreachable: it may have been stored here
+	// during an outage.
+	return s.resMem.Get(ctx, owner, id)
+}
+
+// validResultID accepts what results.NewID makes: "res_" and 32 hex digits.
+func validResultID(id string) bool {
+	hexPart, ok := strings.CutPrefix(id, "res_")
+	if !ok || len(hexPart) != 32 {
+		return false
+	}
+	for _, c := range hexPart {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
