@@ -1,0 +1,395 @@
+package tiktok
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"time"
+)
+
+// Video is one TikTok video (or photo post) as the tool returns it.
+type Video struct {
+	URL         string     `json:"url"`
+	Type        string     `json:"type"` // "video"
+	ID          string     `json:"id"`
+	Description string     `json:"description"`
+	CreateTime  int64      `json:"create_time,omitempty"` // Unix seconds
+	CreatedAt   string     `json:"created_at,omitempty"`  // RFC 3339, UTC
+	Author      Author     `json:"author"`
+	Stats       VideoStats `json:"stats"`
+	Music       *Music     `json:"music,omitempty"`
+	Hashtags    []string   `json:"hashtags"`
+	Duration    int64      `json:"duration,omitempty"` // seconds
+	Cover       string     `json:"cover,omitempty"`
+	Images      []string   `json:"images,omitempty"` // photo posts
+	Language    string     `json:"language,omitempty"`
+	Location    string     `json:"location_created,omitempty"`
+	IsAd        bool       `json:"is_ad,omitempty"`
+	// Source is the profile or hashtag page the video was listed on.
+	Source string `json:"source,omitempty"`
+}
+
+// Author is a video's author.
+type Author struct {
+	ID       string `json:"id,omitempty"`
+	UniqueID string `json:"unique_id"`
+	Nickname string `json:"nickname,omitempty"`
+	Verified bool   `json:"verified"`
+	Avatar   string `json:"avatar,omitempty"`
+}
+
+// VideoStats are a video's counters; nil when TikTok did not say.
+type VideoStats struct {
+	Plays    *int64 `json:"plays"`
+	Likes    *int64 `json:"likes"`
+	Comments *int64 `json:"comments"`
+	Shares   *int64 `json:"shares"`
+	Collects *int64 `json:"collects"`
+}
+
+// Music is a video's sound.
+type Music struct {
+	ID       string `json:"id,omitempty"`
+	Title    string `json:"title,omitempty"`
+	Author   string `json:"author,omitempty"`
+	Original bool   `json:"original"`
+	Duration int64  `json:"duration,omitempty"`
+}
+
+// Profile is a TikTok account.
+type Profile struct {
+	URL      string       `json:"url"`
+	Type     string       `json:"type"` // "profile"
+	ID       string       `json:"id,omitempty"`
+	UniqueID string       `json:"unique_id"`
+	Nickname string       `json:"nickname,omitempty"`
+	Bio      string       `json:"bio,omitempty"`
+	BioLink  string       `json:"bio_link,omitempty"`
+	Verified bool         `json:"verified"`
+	Private  bool         `json:"private"`
+	Avatar   string       `json:"avatar,omitempty"`
+	SecUID   string       `json:"sec_uid,omitempty"`
+	Stats    ProfileStats `json:"stats"`
+}
+
+// ProfileStats are an account's counters; nil when TikTok did not say.
+type ProfileStats struct {
+	Followers *int64 `json:"followers"`
+	Following *int64 `json:"following"`
+	Likes     *int64 `json:"likes"`
+	Videos    *int64 `json:"videos"`
+	Friends   *int64 `json:"friends,omitempty"`
+}
+
+// Hashtag is a TikTok hashtag (a "challenge").
+type Hashtag struct {
+	URL         string       `json:"url"`
+	Type        string       `json:"type"` // "hashtag"
+	ID          string       `json:"id,omitempty"`
+	Name        string       `json:"name"`
+	Description string       `json:"description,omitempty"`
+	Cover       string       `json:"cover,omitempty"`
+	Stats       HashtagStats `json:"stats"`
+}
+
+// HashtagStats are a hashtag's counters; nil when TikTok did not say.
+type HashtagStats struct {
+	Videos *int64 `json:"videos"`
+	Views  *int64 `json:"views"`
+}
+
+// page is what one TikTok HTML page carries: a video, a profile (with the
+// videos listed in it, if any) or a hashtag.
+type page struct {
+	Video         *Video
+	Profile       *Profile
+	ProfileVideos []Video
+	Hashtag       *Hashtag
+}
+
+// Errors of page parsing. A page that carries none of the known scopes is
+// errNoData; a scope that carries a TikTok status and no data is a
+// *statusError.
+var (
+	errNoData     = errors.New("the page carries no TikTok data (__UNIVERSAL_DATA_FOR_REHYDRATION__ missing or empty); TikTok may have changed its pages")
+	errEmptyList  = errors.New("TikTok answered the item list with an empty body; it lists videos only to signed browser requests")
+	universalData = regexp.MustCompile(`<script[^>]*\bid=["']?__UNIVERSAL_DATA_FOR_REHYDRATION__["']?[^>]*>`)
+)
+
+// statusError is a TikTok status code in place of data (10204: not found,
+// 10216/10222: private, …).
+type statusError struct {
+	Code int64
+	Msg  string
+}
+
+func (e *statusError) Error() string {
+	msg := fmt.Sprintf("TikTok answered with status %d", e.Code)
+	if e.Msg != "" {
+		msg += " (" + e.Msg + ")"
+	}
+	switch e.Code {
+	case 10204, 10202:
+		msg += ": the video or account does not exist"
+	case 10216, 10222:
+		msg += ": the content is private"
+	}
+	return msg
+}
+
+// defaultScope returns __DEFAULT_SCOPE__ of the page's rehydration script.
+func defaultScope(body []byte) (map[string]any, error) {
+	loc := universalData.FindIndex(body)
+	if loc == nil {
+		return nil, errNoData
+	}
+	rest := body[loc[1]:]
+	end := bytes.Index(rest, []byte("</script"))
+	if end < 0 {
+		return nil, errNoData
+	}
+	v, err := decodeJSON(rest[:end])
+	if err != nil {
+		return nil, fmt.Errorf("the page's TikTok data is not valid JSON: %w", err)
+	}
+	scope := object(get(v, "__DEFAULT_SCOPE__"))
+	if scope == nil {
+		return nil, errNoData
+	}
+	return scope, nil
+}
+
+// parsePage reads a TikTok HTML page. pageURL is where it came from and is
+// the fallback url of what it holds.
+func parsePage(body []byte, pageURL string) (*page, error) {
+	scope, err := defaultScope(body)
+	if err != nil {
+		return nil, err
+	}
+	if d := object(scope["webapp.video-detail"]); d != nil {
+		if it := object(get(d, "itemInfo", "itemStruct")); len(it) > 0 && str(it["id"]) != "" {
+			v := videoFrom(it, pageURL)
+			return &page{Video: &v}, nil
+		}
+		return nil, scopeStatus(d)
+	}
+	if d := object(scope["webapp.user-detail"]); d != nil {
+		ui := object(d["userInfo"])
+		if u := object(ui["user"]); len(u) > 0 && str(u["uniqueId"]) != "" {
+			p := profileFrom(ui)
+			pg := &page{Profile: &p}
+			for _, it := range list(ui["itemList"]) {
+				if m := object(it); m != nil && str(m["id"]) != "" {
+					v := videoFrom(m, "")
+					v.Source = p.URL
+					pg.ProfileVideos = append(pg.ProfileVideos, v)
+				}
+			}
+			return pg, nil
+		}
+		return nil, scopeStatus(d)
+	}
+	if d := object(scope["webapp.challenge-detail"]); d != nil {
+		ci := object(d["challengeInfo"])
+		if c := object(ci["challenge"]); len(c) > 0 && str(c["title"]) != "" {
+			h := hashtagFrom(ci)
+			return &page{Hashtag: &h}, nil
+		}
+		return nil, scopeStatus(d)
+	}
+	return nil, errNoData
+}
+
+func scopeStatus(d map[string]any) error {
+	if code, ok := integer(d["statusCode"]); ok && code != 0 {
+		return &statusError{Code: code, Msg: str(d["statusMsg"])}
+	}
+	return errNoData
+}
+
+// videoFrom normalizes an itemStruct (video page) or an item of an item_list
+// answer; both have the same shape.
+func videoFrom(it map[string]any, fallbackURL string) Video {
+	v := Video{
+		Type:        "video",
+		ID:          str(it["id"]),
+		Description: str(it["desc"]),
+		Language:    str(it["textLanguage"]),
+		Location:    str(it["locationCreated"]),
+		IsAd:        boolean(it["isAd"]),
+		Hashtags:    []string{},
+	}
+	if ct, ok := integer(it["createTime"]); ok && ct > 0 {
+		v.CreateTime = ct
+		v.CreatedAt = time.Unix(ct, 0).UTC().Format(time.RFC3339)
+	}
+	switch a := it["author"].(type) {
+	case map[string]any:
+		v.Author = Author{
+			ID:       str(a["id"]),
+			UniqueID: str(a["uniqueId"]),
+			Nickname: str(a["nickname"]),
+			Verified: boolean(a["verified"]),
+			Avatar:   firstStr(a["avatarMedium"], a["avatarThumb"], a["avatarLarger"]),
+		}
+	default: // some list answers give the author's name only
+		v.Author.UniqueID = str(a)
+		v.Author.ID = str(it["authorId"])
+	}
+	stats, stats2 := object(it["stats"]), object(it["statsV2"])
+	count := func(key string) *int64 {
+		// statsV2 holds exact counts as strings; stats may be rounded.
+		if n, ok := firstInt(stats2[key], stats[key]); ok {
+			return &n
+		}
+		return nil
+	}
+	v.Stats = VideoStats{
+		Plays:    count("playCount"),
+		Likes:    count("diggCount"),
+		Comments: count("commentCount"),
+		Shares:   count("shareCount"),
+		Collects: count("collectCount"),
+	}
+	if m := object(it["music"]); len(m) > 0 {
+		mu := &Music{ID: str(m["id"]), Title: str(m["title"]), Author: str(m["authorName"]), Original: boolean(m["original"])}
+		mu.Duration, _ = integer(m["duration"])
+		if mu.ID != "" || mu.Title != "" {
+			v.Music = mu
+		}
+	}
+	seen := map[string]bool{}
+	addTag := func(t string) {
+		if t != "" && !seen[t] {
+			seen[t] = true
+			v.Hashtags = append(v.Hashtags, t)
+		}
+	}
+	for _, c := range list(it["challenges"]) {
+		addTag(str(get(c, "title")))
+	}
+	for _, te := range list(it["textExtra"]) {
+		addTag(str(get(te, "hashtagName")))
+	}
+	vid := object(it["video"])
+	v.Duration, _ = integer(vid["duration"])
+	v.Cover = firstStr(vid["cover"], vid["originCover"], vid["dynamicCover"])
+	for _, img := range list(get(it, "imagePost", "images")) {
+		if u := str(get(img, "imageURL", "urlList", 0)); u != "" {
+			v.Images = append(v.Images, u)
+		}
+	}
+	if v.Cover == "" {
+		v.Cover = str(get(it, "imagePost", "cover", "imageURL", "urlList", 0))
+	}
+	v.URL = fallbackURL
+	if v.ID != "" && v.Author.UniqueID != "" {
+		kind := "video"
+		if len(v.Images) > 0 {
+			kind = "photo"
+		}
+		v.URL = "https://www.tiktok.com/@" + url.PathEscape(v.Author.UniqueID) + "/" + kind + "/" + url.PathEscape(v.ID)
+	}
+	if v.URL == "" && v.ID != "" {
+		// The embed page is addressed by the video id alone.
+		v.URL = "https://www.tiktok.com/embed/v2/" + url.PathEscape(v.ID)
+	}
+	return v
+}
+
+// profileFrom normalizes "webapp.user-detail".userInfo.
+func profileFrom(ui map[string]any) Profile {
+	u := object(ui["user"])
+	p := Profile{
+		Type:     "profile",
+		ID:       str(u["id"]),
+		UniqueID: str(u["uniqueId"]),
+		Nickname: str(u["nickname"]),
+		Bio:      str(u["signature"]),
+		BioLink:  str(get(u, "bioLink", "link")),
+		Verified: boolean(u["verified"]),
+		Private:  boolean(u["privateAccount"]),
+		Avatar:   firstStr(u["avatarMedium"], u["avatarLarger"], u["avatarThumb"]),
+		SecUID:   str(u["secUid"]),
+	}
+	p.URL = "https://www.tiktok.com/@" + url.PathEscape(p.UniqueID)
+	stats, stats2 := object(ui["stats"]), object(ui["statsV2"])
+	count := func(keys ...string) *int64 {
+		for _, k := range keys {
+			if n, ok := firstInt(stats2[k], stats[k]); ok {
+				return &n
+			}
+		}
+		return nil
+	}
+	p.Stats = ProfileStats{
+		Followers: count("followerCount"),
+		Following: count("followingCount"),
+		Likes:     count("heartCount", "heart"),
+		Videos:    count("videoCount"),
+		Friends:   count("friendCount"),
+	}
+	return p
+}
+
+// hashtagFrom normalizes "webapp.challenge-detail".challengeInfo.
+func hashtagFrom(ci map[string]any) Hashtag {
+	c := object(ci["challenge"])
+	h := Hashtag{
+		Type:        "hashtag",
+		ID:          str(c["id"]),
+		Name:        str(c["title"]),
+		Description: str(c["desc"]),
+		Cover:       firstStr(c["coverLarger"], c["profileLarger"], c["coverMedium"], c["profileMedium"]),
+	}
+	h.URL = "https://www.tiktok.com/tag/" + url.PathEscape(h.Name)
+	stats, stats2, inner := object(ci["stats"]), object(ci["statsV2"]), object(c["stats"])
+	count := func(key string) *int64 {
+		if n, ok := firstInt(stats2[key], stats[key], inner[key]); ok {
+			return &n
+		}
+		return nil
+	}
+	h.Stats = HashtagStats{Videos: count("videoCount"), Views: count("viewCount")}
+	return h
+}
+
+// itemList is one answer of /api/post/item_list or /api/challenge/item_list.
+type itemList struct {
+	Videos  []Video
+	Cursor  string
+	HasMore bool
+}
+
+// parseItemList reads an item_list API answer; source is the listing page
+// the videos are attributed to.
+func parseItemList(body []byte, source string) (*itemList, error) {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil, errEmptyList
+	}
+	v, err := decodeJSON(body)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errNotJSON, err)
+	}
+	m := object(v)
+	if m == nil {
+		return nil, errNotJSON
+	}
+	if code, ok := integer(m["statusCode"]); ok && code != 0 && m["itemList"] == nil {
+		return nil, &statusError{Code: code, Msg: firstStr(m["statusMsg"], m["status_msg"])}
+	}
+	l := &itemList{Cursor: str(m["cursor"]), HasMore: boolean(m["hasMore"])}
+	if n, ok := integer(m["hasMore"]); ok { // some answers say 1/0
+		l.HasMore = n != 0
+	}
+	for _, it := range list(m["itemList"]) {
+		if o := object(it); o != nil && str(o["id"]) != "" {
+			vid := videoFrom(o, "")
+			vid.Source = source
+			l.Videos = append(l.Videos, vid)
+		}
+	}
+	return l, nil
+}
