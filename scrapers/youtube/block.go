@@ -1,0 +1,89 @@
+package youtube
+
+import (
+	"bytes"
+	"net/http"
+	"strings"
+
+	"github.com/surfsense/pluginhost/scrapers"
+)
+
+// siteName is how errors name the site.
+const siteName = "YouTube"
+
+// detectBlock says whether a response is one of YouTube's block pages rather
+// than content:
+//
+//   - the cookie-consent interstitial (a redirect to consent.youtube.com or
+//     consent.google.com, or a page whose form posts there) is a consent wall;
+//   - HTTP 429 is rate limiting, and the "unusual traffic" / /das_captcha
+//     reCAPTCHA page served with another status is a captcha;
+//   - "Sign in to confirm you're not a bot" (a LOGIN_REQUIRED playability
+//     status that gives that reason, or the page text) is a robot check.
+//
+// Video-specific refusals (private, age-restricted) are not blocks of the
+// site; the extractors report them per video.
+func detectBlock(r *scrapers.Response) *scrapers.BlockedError {
+	blocked := func(kind string) *scrapers.BlockedError {
+		be := &scrapers.BlockedError{Site: siteName, Kind: kind}
+		if r.Request != nil {
+			be.URL = r.Request.URL
+		}
+		return be
+	}
+	if r.URL != nil {
+		host := strings.ToLower(r.URL.Hostname())
+		if strings.HasPrefix(host, "consent.") {
+			return blocked(scrapers.BlockConsentWall)
+		}
+		if strings.HasPrefix(r.URL.Path, "/sorry/") && (strings.HasSuffix(host, "google.com") || strings.HasSuffix(host, "youtube.com")) {
+			return blocked(scrapers.BlockCaptcha)
+		}
+	}
+	if r.StatusCode == http.StatusTooManyRequests {
+		return blocked(scrapers.BlockRateLimited)
+	}
+	b := r.Body
+	switch {
+	case bytes.Contains(b, []byte(`action="https://consent.youtube.com/`)),
+		bytes.Contains(b, []byte(`action="https://consent.google.com/`)):
+		return blocked(scrapers.BlockConsentWall)
+	case bytes.Contains(b, []byte(`action="/das_captcha`)),
+		bytes.Contains(b, []byte(`id="captcha-form"`)),
+		bytes.Contains(b, []byte("Our systems have detected unusual traffic")):
+		return blocked(scrapers.BlockCaptcha)
+	}
+	if isBotCheck(b) {
+		return blocked(scrapers.BlockRobotCheck)
+	}
+	return nil
+}
+
+// isBotCheck reports whether body carries YouTube's "Sign in to confirm
+// you're not a bot" refusal: in a player response (LOGIN_REQUIRED with that
+// reason) or as the text of a page that is not a watch page.
+func isBotCheck(b []byte) bool {
+	if !bytes.Contains(b, []byte("not a bot")) {
+		return false
+	}
+	// In a player response the reason follows the status closely:
+	// {"status":"LOGIN_REQUIRED","reason":"Sign in to confirm you’re not a bot",...}
+	for rest := b; ; {
+		i := bytes.Index(rest, []byte(`"LOGIN_REQUIRED"`))
+		if i < 0 {
+			break
+		}
+		rest = rest[i+len(`"LOGIN_REQUIRED"`):]
+		if bytes.Contains(rest[:min(len(rest), 400)], []byte("not a bot")) {
+			return true
+		}
+	}
+	// A plain page saying so, not a watch page whose description or
+	// comments merely mention the words.
+	return bytes.Contains(b, []byte("Sign in to confirm")) && !bytes.Contains(b, []byte("ytInitialPlayerResponse"))
+}
+
+// botReason reports whether a playability reason is the bot check.
+func botReason(reason string) bool {
+	return strings.Contains(strings.ToLower(reason), "not a bot")
+}

@@ -1,0 +1,371 @@
+package youtube
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/surfsense/pluginhost/scrapers"
+)
+
+// Limits of the scrape tool's arguments.
+const (
+	maxSources        = 20
+	maxResultsLimit   = 100
+	defaultMaxResults = 10
+	maxQueryLen       = 500
+)
+
+// scrapeArgs are the scrape tool's arguments, named as SurfSense's scraper
+// API names them.
+type scrapeArgs struct {
+	URLs              []string `json:"urls,omitempty" jsonschema:"YouTube video URLs (youtube.com/watch?v=, youtu.be/, youtube.com/shorts/), at most 20"`
+	SearchQueries     []string `json:"search_queries,omitempty" jsonschema:"Search queries; each gives up to max_results videos, at most 20 queries"`
+	MaxResults        *int     `json:"max_results,omitempty" jsonschema:"Videos per search query, 1 to 100 (default 10)"`
+	DownloadSubtitles bool     `json:"download_subtitles,omitempty" jsonschema:"Also fetch each video's subtitles (timed segments and plain text)"`
+	SubtitlesLanguage string   `json:"subtitles_language,omitempty" jsonschema:"Subtitle language code (default en); when the video has none in it, auto-generated or the first track is taken"`
+
+	maxResults int
+}
+
+// langCode is a BCP 47-ish language code as YouTube uses them (en, pt-BR, zh-Hant).
+var langCode = regexp.MustCompile(`^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8}){0,3}$`)
+
+// Defaults fills subtitles_language.
+func (a *scrapeArgs) Defaults() {
+	a.SubtitlesLanguage = strings.TrimSpace(a.SubtitlesLanguage)
+	if a.SubtitlesLanguage == "" {
+		a.SubtitlesLanguage = "en"
+	}
+}
+
+// Validate checks the arguments' rules.
+func (a *scrapeArgs) Validate() error {
+	if err := scrapers.ListLen("urls", a.URLs, 0, maxSources); err != nil {
+		return err
+	}
+	if err := scrapers.ListLen("search_queries", a.SearchQueries, 0, maxSources); err != nil {
+		return err
+	}
+	if len(a.URLs) == 0 && len(a.SearchQueries) == 0 {
+		return scrapers.Argf("urls", "and search_queries are both empty: give at least one video URL or search query")
+	}
+	for i, q := range a.SearchQueries {
+		if len(q) > maxQueryLen {
+			return scrapers.Argf("search_queries", "entry %d is longer than %d characters", i, maxQueryLen)
+		}
+	}
+	n, err := scrapers.IntArg("max_results", a.MaxResults, 1, maxResultsLimit, defaultMaxResults)
+	if err != nil {
+		return err
+	}
+	a.maxResults = n
+	if !langCode.MatchString(a.SubtitlesLanguage) {
+		return scrapers.Argf("subtitles_language", "must be a language code such as en, de or pt-BR, got %q", a.SubtitlesLanguage)
+	}
+	return nil
+}
+
+func (p *plugin) scrapeTool() scrapers.Tool {
+	return scrapers.NewTool("scrape", "Scrape YouTube",
+		"Scrape YouTube videos by URL or by search query: title, channel, views, likes, duration, publish date, "+
+			"description, keywords and thumbnail; with download_subtitles, also the video's subtitles as timed segments "+
+			"and plain text (in subtitles_language when the video has it).",
+		func(s *jsonschema.Schema) {
+			listMax(s, "urls", maxSources)
+			listMax(s, "search_queries", maxSources)
+			intRange(s, "max_results", 1, maxResultsLimit, defaultMaxResults)
+			if ps := s.Properties["subtitles_language"]; ps != nil {
+				ps.Default = json.RawMessage(`"en"`)
+				ps.Pattern = langCode.String()
+			}
+			if ps := s.Properties["download_subtitles"]; ps != nil {
+				ps.Default = json.RawMessage(`false`)
+			}
+		},
+		p.scrape)
+}
+
+// scrape runs the scrape tool: the video URLs first, then the queries.
+func (p *plugin) scrape(ctx context.Context, call *scrapers.Call, a scrapeArgs) error {
+	ids := make([]string, len(a.URLs))
+	for i, raw := range a.URLs {
+		id, err := videoID(raw, p.fetch.OnSite)
+		if err != nil {
+			return scrapers.Argf("urls", "entry %d: %v", i, err)
+		}
+		ids[i] = id
+	}
+	r := &run{call: call}
+	total, done := len(ids)+len(a.SearchQueries), 0
+	progress := func(what string) {
+		done++
+		call.Progress(fmt.Sprintf("%s (%d of %d)", what, done, total), done, total)
+	}
+	for i, id := range ids {
+		if ctx.Err() != nil {
+			return stopped(ctx, call)
+		}
+		v, err := p.video(ctx, r, id, a.DownloadSubtitles, a.SubtitlesLanguage)
+		if err != nil {
+			if stop, ret := r.fail(ctx, a.URLs[i], err); stop {
+				return ret
+			}
+		} else {
+			call.Add(v)
+			r.ok++
+		}
+		progress("scraped video " + id)
+	}
+	for _, q := range a.SearchQueries {
+		if ctx.Err() != nil {
+			return stopped(ctx, call)
+		}
+		n, err := p.search(ctx, r, q, a.maxResults, a.DownloadSubtitles, a.SubtitlesLanguage)
+		if n > 0 {
+			r.ok++
+		}
+		if err != nil {
+			if stop, ret := r.fail(ctx, searchURL(q), err); stop {
+				return ret
+			}
+		}
+		progress(fmt.Sprintf("searched %q: %d videos", q, n))
+	}
+	return r.result()
+}
+
+// watchPageURL is the watch page as fetched: in English.
+func watchPageURL(id string) string { return watchURL(id) + "&hl=en" }
+
+// video scrapes one video from its watch page.
+func (p *plugin) video(ctx context.Context, r *run, id string, subs bool, lang string) (Video, error) {
+	wp, err := p.watchPage(ctx, id)
+	if err != nil {
+		return Video{}, err
+	}
+	v := wp.Video
+	if subs {
+		p.addSubtitles(ctx, r, &v, wp.Config, wp.Tracks, true, lang)
+	}
+	return v, nil
+}
+
+// watchPage fetches and parses a video's watch page.
+func (p *plugin) watchPage(ctx context.Context, id string) (*watchPage, error) {
+	resp, err := p.fetch.Get(ctx, watchPageURL(id))
+	if err != nil {
+		return nil, err
+	}
+	wp, err := parseWatchPage(resp.Body)
+	if err != nil {
+		var be *scrapers.BlockedError
+		if errors.As(err, &be) || isUnavailable(err) {
+			return nil, err
+		}
+		return nil, &scrapers.SiteError{Site: siteName, URL: watchURL(id), Err: err}
+	}
+	if wp.Video.ID != id {
+		return nil, &scrapers.SiteError{Site: siteName, URL: watchURL(id), Err: fmt.Errorf("the watch page is for video %q, not %q", wp.Video.ID, id)}
+	}
+	return wp, nil
+}
+
+func isUnavailable(err error) bool {
+	var ue *unavailableError
+	return errors.As(err, &ue)
+}
+
+// search scrapes up to max videos for one query: the results page, then
+// innertube continuations. It returns how many videos it added; an error
+// after some were added ends the query early (they stay).
+func (p *plugin) search(ctx context.Context, r *run, q string, max int, subs bool, lang string) (int, error) {
+	resp, err := p.fetch.Get(ctx, searchURL(q)+"&hl=en")
+	if err != nil {
+		return 0, err
+	}
+	page, cfg, err := parseResultsPage(resp.Body)
+	if err != nil {
+		return 0, &scrapers.SiteError{Site: siteName, URL: searchURL(q), Err: err}
+	}
+	seen := map[string]bool{}
+	added := 0
+	emit := func(videos []Video) int {
+		n := 0
+		for _, v := range videos {
+			if added >= max || ctx.Err() != nil {
+				break
+			}
+			if seen[v.ID] {
+				continue
+			}
+			seen[v.ID] = true
+			added++
+			n++
+			v.SearchQuery, v.Position = q, added
+			if subs {
+				p.addSubtitles(ctx, r, &v, cfg, nil, false, lang)
+			}
+			r.call.Add(v)
+		}
+		return n
+	}
+	emit(page.Videos)
+	token, empty := page.Continuation, 0
+	// Bounded: a page holds about 20 videos; a site that keeps sending
+	// tokens without new videos is not followed for ever.
+	for pages := 0; added < max && token != "" && pages < max/5+5; pages++ {
+		if ctx.Err() != nil {
+			return added, stopped(ctx, r.call)
+		}
+		r.call.Progress(fmt.Sprintf("searching %q: %d of %d videos", q, added, max), added, max)
+		data, err := p.innertube(ctx, cfg, "search", map[string]any{"context": cfg.webContext(), "continuation": token}, nil)
+		if err != nil {
+			return added, err
+		}
+		next := extractSearch(data)
+		if emit(next.Videos) == 0 {
+			if empty++; empty >= 2 {
+				break
+			}
+		}
+		if next.Continuation == token {
+			break
+		}
+		token = next.Continuation
+	}
+	return added, nil
+}
+
+// androidClientVersion is the ANDROID innertube client whose /player answer
+// carries caption URLs that need no proof-of-origin token.
+const androidClientVersion = "20.10.38"
+
+// playerTracks asks innertube /player for a video's caption tracks.
+func (p *plugin) playerTracks(ctx context.Context, cfg innertubeConfig, id string) ([]captionTrack, error) {
+	body := map[string]any{
+		"context": map[string]any{"client": map[string]any{
+			"clientName": "ANDROID", "clientVersion": androidClientVersion, "hl": "en", "gl": "US",
+		}},
+		"videoId": id,
+	}
+	h := http.Header{"X-Youtube-Client-Name": {"3"}, "X-Youtube-Client-Version": {androidClientVersion}}
+	data, err := p.innertube(ctx, cfg, "player", body, h)
+	if err != nil {
+		return nil, err
+	}
+	if st := str(dig(data, "playabilityStatus", "status")); st == "LOGIN_REQUIRED" && botReason(firstText(dig(data, "playabilityStatus", "reason"))) {
+		return nil, botCheck(id)
+	}
+	return captionTracks(data), nil
+}
+
+// errNoCaptions is a video with no caption tracks at all.
+var errNoCaptions = errors.New("the video has no subtitles")
+
+// addSubtitles fetches a video's subtitles into v (or says in
+// v.SubtitlesError why there are none). Tracks come from innertube /player,
+// else from the watch page's own list (pageTracks; when fromPage is false the
+// watch page is fetched for them).
+func (p *plugin) addSubtitles(ctx context.Context, r *run, v *Video, cfg innertubeConfig, pageTracks []captionTrack, fromPage bool, lang string) {
+	if r.subsBlocked != nil {
+		v.SubtitlesError = "skipped: " + r.subsBlocked.Error()
+		return
+	}
+	subs, avail, err := p.subtitles(ctx, cfg, v.ID, pageTracks, fromPage, lang)
+	v.SubtitlesAvailable = avail
+	if err != nil {
+		v.SubtitlesError = err.Error()
+		var be *scrapers.BlockedError
+		if errors.As(err, &be) && be.Kind != scrapers.BlockLoginWall {
+			r.subsBlocked = err
+			r.call.MarkPartial("YouTube blocked subtitle requests")
+		}
+		return
+	}
+	v.Subtitles = subs
+}
+
+// subtitles finds a video's caption tracks, picks one for lang and fetches
+// and parses it.
+func (p *plugin) subtitles(ctx context.Context, cfg innertubeConfig, id string, pageTracks []captionTrack, fromPage bool, lang string) (*Subtitles, []string, error) {
+	var lists [][]captionTrack
+	apiTracks, apiErr := p.playerTracks(ctx, cfg, id)
+	if len(apiTracks) > 0 {
+		lists = append(lists, apiTracks)
+	}
+	if !fromPage && ctx.Err() == nil && (apiErr != nil || len(apiTracks) == 0) {
+		// Search results have no watch page yet: its track list is the
+		// fallback.
+		wp, err := p.watchPage(ctx, id)
+		if err != nil {
+			return nil, nil, err
+		}
+		pageTracks = wp.Tracks
+	}
+	if len(pageTracks) > 0 {
+		lists = append(lists, pageTracks)
+	}
+	if len(lists) == 0 {
+		if apiErr != nil {
+			return nil, nil, fmt.Errorf("the video's subtitle tracks could not be listed: %w", apiErr)
+		}
+		return nil, nil, errNoCaptions
+	}
+	avail := trackLanguages(lists[0])
+	var lastErr error
+	for _, tracks := range lists {
+		if ctx.Err() != nil {
+			return nil, avail, ctx.Err()
+		}
+		t, found, _ := chooseTrack(tracks, lang)
+		u, err := trackURL(t.BaseURL, p.fetch.OnSite)
+		if err != nil {
+			lastErr = err
+			continue
+		}
+		resp, err := p.fetch.Get(ctx, u)
+		if err != nil {
+			lastErr = err
+			continue
+		}
+		segs, err := parseTimedText(resp.Body)
+		if err != nil {
+			lastErr = err
+			continue
+		}
+		if segs == nil {
+			segs = []Segment{}
+		}
+		return &Subtitles{
+			Language:      t.Language,
+			Name:          t.Name,
+			AutoGenerated: t.auto(),
+			Requested:     found,
+			Segments:      segs,
+			Text:          joinSegments(segs),
+		}, avail, nil
+	}
+	return nil, avail, lastErr
+}
+
+// listMax sets maxItems on a list property.
+func listMax(s *jsonschema.Schema, name string, n int) {
+	if ps := s.Properties[name]; ps != nil {
+		ps.MaxItems = &n
+	}
+}
+
+// intRange sets minimum, maximum and default on an integer property.
+func intRange(s *jsonschema.Schema, name string, lo, hi, def int) {
+	if ps := s.Properties[name]; ps != nil {
+		l, h := float64(lo), float64(hi)
+		ps.Minimum, ps.Maximum = &l, &h
+		ps.Default = json.RawMessage(fmt.Sprint(def))
+	}
+}

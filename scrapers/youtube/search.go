@@ -1,0 +1,177 @@
+package youtube
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// searchPage is one page of search results: the videos in page order and the
+// token that loads the next page ("" on the last page).
+type searchPage struct {
+	Videos       []Video
+	Continuation string
+	// EstimatedResults is YouTube's estimate of the result count, when given.
+	EstimatedResults *int64
+}
+
+// parseResultsPage extracts the first page of results from a results page
+// (/results?search_query=...) and the innertube settings that load the next.
+func parseResultsPage(page []byte) (searchPage, innertubeConfig, error) {
+	raw, err := embeddedJSON(page, "ytInitialData")
+	if err != nil {
+		return searchPage{}, innertubeConfig{}, fmt.Errorf("the results page carries no readable ytInitialData: %w; YouTube may have changed its pages", err)
+	}
+	var data any
+	if err := json.Unmarshal(raw, &data); err != nil {
+		return searchPage{}, innertubeConfig{}, fmt.Errorf("the results page's ytInitialData is not valid JSON: %w", err)
+	}
+	return extractSearch(data), pageConfig(page), nil
+}
+
+// parseSearchJSON extracts results from an innertube search answer, first
+// page or continuation alike.
+func parseSearchJSON(body []byte) (searchPage, error) {
+	var data any
+	if err := json.Unmarshal(body, &data); err != nil {
+		return searchPage{}, fmt.Errorf("the search answer is not valid JSON: %w", err)
+	}
+	return extractSearch(data), nil
+}
+
+// extractSearch reads the videos and the continuation token out of search
+// data: the results page's ytInitialData, an innertube search answer, or a
+// continuation answer. Videos inside shelves ("People also watched",
+// "Popular in ...") and other kinds of results (channels, playlists, ads)
+// are not search results for the query and are left out.
+func extractSearch(data any) searchPage {
+	var sp searchPage
+	sp.EstimatedResults = atoi64(dig(data, "estimatedResults"))
+	seen := map[string]bool{}
+	for _, list := range searchLists(data) {
+		for _, section := range list {
+			if tok := continuationToken(dig(section, "continuationItemRenderer")); tok != "" {
+				sp.Continuation = tok
+				continue
+			}
+			items := arr(dig(section, "itemSectionRenderer", "contents"))
+			if items == nil {
+				items = []any{section} // a continuation may list renderers directly
+			}
+			for _, it := range items {
+				r := obj(dig(it, "videoRenderer"))
+				if r == nil {
+					r = obj(dig(it, "videoWithContextRenderer")) // m.youtube.com
+				}
+				if r == nil {
+					if tok := continuationToken(dig(it, "continuationItemRenderer")); tok != "" {
+						sp.Continuation = tok
+					}
+					continue
+				}
+				v, ok := extractVideoRenderer(r)
+				if !ok || seen[v.ID] {
+					continue
+				}
+				seen[v.ID] = true
+				sp.Videos = append(sp.Videos, v)
+			}
+		}
+	}
+	return sp
+}
+
+// searchLists returns the lists of sections search data can hold.
+func searchLists(data any) [][]any {
+	lists := [][]any{
+		arr(dig(data, "contents", "twoColumnSearchResultsRenderer", "primaryContents", "sectionListRenderer", "contents")),
+		arr(dig(data, "contents", "sectionListRenderer", "contents")),
+		arr(dig(data, "continuationContents", "sectionListContinuation", "contents")),
+	}
+	for _, key := range []string{"onResponseReceivedCommands", "onResponseReceivedActions", "onResponseReceivedEndpoints"} {
+		for _, c := range arr(dig(data, key)) {
+			lists = append(lists,
+				arr(dig(c, "appendContinuationItemsAction", "continuationItems")),
+				arr(dig(c, "reloadContinuationItemsCommand", "continuationItems")))
+		}
+	}
+	return lists
+}
+
+// continuationToken reads the token of a continuationItemRenderer (or of the
+// older nextContinuationData).
+func continuationToken(r any) string {
+	if r == nil {
+		return ""
+	}
+	for _, path := range [][]any{
+		{"continuationEndpoint", "continuationCommand", "token"},
+		{"button", "buttonRenderer", "command", "continuationCommand", "token"},
+		{"nextContinuationData", "continuation"},
+	} {
+		if tok := str(dig(r, path...)); tok != "" {
+			return tok
+		}
+	}
+	return ""
+}
+
+// extractVideoRenderer reads one search result.
+func extractVideoRenderer(r map[string]any) (Video, bool) {
+	v := Video{Type: "video", ID: str(r["videoId"])}
+	if !isVideoID(v.ID) {
+		return v, false
+	}
+	v.URL = watchURL(v.ID)
+	v.Title = firstText(r["title"], r["headline"])
+	for _, k := range []string{"ownerText", "longBylineText", "shortBylineText"} {
+		run := dig(r, k, "runs", 0)
+		if name := str(dig(run, "text")); name != "" {
+			v.ChannelName = name
+			v.ChannelID = str(dig(run, "navigationEndpoint", "browseEndpoint", "browseId"))
+			v.ChannelURL = channelURL(str(dig(run, "navigationEndpoint", "browseEndpoint", "canonicalBaseUrl")), v.ChannelID)
+			break
+		}
+	}
+	v.ViewsText = firstText(r["viewCountText"], r["shortViewCountText"])
+	v.Views = countPtr(text(r["viewCountText"]))
+	if v.Views == nil {
+		v.Views = countPtr(text(r["shortViewCountText"]))
+	}
+	v.DurationText = text(r["lengthText"])
+	if v.DurationText == "" {
+		for _, o := range arr(r["thumbnailOverlays"]) {
+			if s := text(dig(o, "thumbnailOverlayTimeStatusRenderer", "text")); s != "" {
+				v.DurationText = s
+				break
+			}
+		}
+	}
+	if secs, ok := parseDuration(v.DurationText); ok {
+		v.DurationSeconds = &secs
+	}
+	v.PublishedTimeText = text(r["publishedTimeText"])
+	for _, s := range arr(r["detailedMetadataSnippets"]) {
+		if t := text(dig(s, "snippetText")); t != "" {
+			v.DescriptionSnippet = t
+			break
+		}
+	}
+	if v.DescriptionSnippet == "" {
+		v.DescriptionSnippet = text(r["descriptionSnippet"])
+	}
+	v.Thumbnail = bestThumbnail(r["thumbnail"])
+	for _, b := range arr(r["badges"]) {
+		if strings.Contains(str(dig(b, "metadataBadgeRenderer", "style")), "LIVE_NOW") {
+			v.IsLive = true
+		}
+	}
+	if strings.Contains(strings.ToLower(v.ViewsText), "watching") {
+		v.IsLive = true
+	}
+	if dig(r, "navigationEndpoint", "reelWatchEndpoint") != nil ||
+		strings.HasPrefix(str(dig(r, "navigationEndpoint", "commandMetadata", "webCommandMetadata", "url")), "/shorts/") {
+		v.IsShort = true
+	}
+	return v, true
+}

@@ -1,0 +1,305 @@
+package youtube
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/surfsense/pluginhost/scrapers"
+)
+
+// Video is one item of the scrape tool: a video's details, from its watch
+// page or from a search results list. Fields YouTube did not show are left
+// out (numbers are pointers so that 0 and unknown differ).
+type Video struct {
+	Type string `json:"type"` // "video"
+	// URL is the video's canonical watch URL.
+	URL   string `json:"url"`
+	ID    string `json:"id"`
+	Title string `json:"title"`
+
+	ChannelName            string `json:"channel_name,omitempty"`
+	ChannelID              string `json:"channel_id,omitempty"`
+	ChannelURL             string `json:"channel_url,omitempty"`
+	ChannelSubscribersText string `json:"channel_subscribers_text,omitempty"`
+
+	Views     *int64 `json:"views,omitempty"`
+	ViewsText string `json:"views_text,omitempty"`
+	Likes     *int64 `json:"likes,omitempty"`
+	LikesText string `json:"likes_text,omitempty"`
+	// CommentsCountText is the comment count as the page shows it ("2.7K").
+	CommentsCountText string `json:"comments_count_text,omitempty"`
+
+	DurationSeconds *int   `json:"duration_seconds,omitempty"`
+	DurationText    string `json:"duration_text,omitempty"`
+
+	// PublishDate is the publication date as YouTube gives it (ISO 8601,
+	// with a time and offset on recent pages); DateText is the page's text
+	// ("Aug 2, 2018"); PublishedTimeText the relative text of search results
+	// ("9 months ago").
+	PublishDate       string `json:"publish_date,omitempty"`
+	UploadDate        string `json:"upload_date,omitempty"`
+	DateText          string `json:"date_text,omitempty"`
+	PublishedTimeText string `json:"published_time_text,omitempty"`
+
+	Description        string   `json:"description,omitempty"`
+	DescriptionSnippet string   `json:"description_snippet,omitempty"`
+	Keywords           []string `json:"keywords,omitempty"`
+	Category           string   `json:"category,omitempty"`
+	Thumbnail          string   `json:"thumbnail,omitempty"`
+	IsLive             bool     `json:"is_live,omitempty"`
+	IsLiveContent      bool     `json:"is_live_content,omitempty"`
+	IsShort            bool     `json:"is_short,omitempty"`
+	// PlayabilityStatus is set when YouTube would not play the video
+	// (LOGIN_REQUIRED, LIVE_STREAM_OFFLINE, …), with its reason.
+	PlayabilityStatus string `json:"playability_status,omitempty"`
+	PlayabilityReason string `json:"playability_reason,omitempty"`
+
+	// SearchQuery and Position are set on search results: the query and the
+	// 1-based rank in its results.
+	SearchQuery string `json:"search_query,omitempty"`
+	Position    int    `json:"position,omitempty"`
+
+	// Subtitles are set when download_subtitles asked for them and a track
+	// was found; SubtitlesError says why not otherwise.
+	Subtitles          *Subtitles `json:"subtitles,omitempty"`
+	SubtitlesError     string     `json:"subtitles_error,omitempty"`
+	SubtitlesAvailable []string   `json:"subtitles_available,omitempty"`
+}
+
+// unavailableError is a video YouTube would not show (removed, private,
+// age-restricted): a failure of that one video, not a block of the site.
+type unavailableError struct {
+	ID     string
+	Status string
+	Reason string
+}
+
+func (e *unavailableError) Error() string {
+	reason := e.Reason
+	if reason == "" {
+		reason = "no reason given"
+	}
+	return fmt.Sprintf("YouTube will not show video %s (%s): %s", e.ID, e.Status, reason)
+}
+
+// watchPage is what a watch page yields: the video, its caption tracks, the
+// tokens that load its comments, and the innertube settings for follow-up
+// requests.
+type watchPage struct {
+	Video    Video
+	Tracks   []captionTrack
+	Comments commentTokens
+	Config   innertubeConfig
+}
+
+// parseWatchPage extracts a video from its watch page (ytInitialPlayerResponse
+// and ytInitialData). An error says the page held no video: an
+// *unavailableError when YouTube refused to show it, errNoData-wrapped when
+// the page carried neither data blob.
+func parseWatchPage(page []byte) (*watchPage, error) {
+	var player, initial any
+	rawPlayer, perr := embeddedJSON(page, "ytInitialPlayerResponse")
+	if perr == nil {
+		if err := json.Unmarshal(rawPlayer, &player); err != nil {
+			return nil, fmt.Errorf("the watch page's ytInitialPlayerResponse is not valid JSON: %w", err)
+		}
+	}
+	rawInitial, ierr := embeddedJSON(page, "ytInitialData")
+	if ierr == nil {
+		if err := json.Unmarshal(rawInitial, &initial); err != nil {
+			return nil, fmt.Errorf("the watch page's ytInitialData is not valid JSON: %w", err)
+		}
+	}
+	if player == nil && initial == nil {
+		if errors.Is(perr, errNoData) && errors.Is(ierr, errNoData) {
+			return nil, fmt.Errorf("the watch page carries no ytInitialPlayerResponse or ytInitialData (%w); YouTube may have changed its pages", errNoData)
+		}
+		return nil, fmt.Errorf("the watch page's data could not be read: %v; %v", perr, ierr)
+	}
+	v, err := extractVideo(player, initial)
+	if err != nil {
+		return nil, err
+	}
+	return &watchPage{
+		Video:    v,
+		Tracks:   captionTracks(player),
+		Comments: commentTokensFrom(initial),
+		Config:   pageConfig(page),
+	}, nil
+}
+
+// extractVideo reads a video from a player response and the watch page's
+// ytInitialData; either may be nil.
+func extractVideo(player, initial any) (Video, error) {
+	v := Video{Type: "video"}
+	details := obj(dig(player, "videoDetails"))
+	micro := obj(dig(player, "microformat", "playerMicroformatRenderer"))
+	status := str(dig(player, "playabilityStatus", "status"))
+	reason := firstText(dig(player, "playabilityStatus", "reason"),
+		dig(player, "playabilityStatus", "errorScreen", "playerErrorMessageRenderer", "reason"),
+		dig(player, "playabilityStatus", "messages", 0))
+
+	v.ID = str(details["videoId"])
+	if v.ID == "" {
+		v.ID = str(micro["externalVideoId"])
+	}
+	if v.ID == "" {
+		v.ID = str(dig(initial, "currentVideoEndpoint", "watchEndpoint", "videoId"))
+	}
+	if status != "" && status != "OK" {
+		if status == "LOGIN_REQUIRED" && botReason(reason) {
+			return v, botCheck(v.ID)
+		}
+		v.PlayabilityStatus, v.PlayabilityReason = status, reason
+		if details == nil {
+			return v, &unavailableError{ID: v.ID, Status: status, Reason: reason}
+		}
+	}
+	if !isVideoID(v.ID) {
+		return v, fmt.Errorf("the watch page names no video (%w)", errNoData)
+	}
+	v.URL = watchURL(v.ID)
+
+	primary, secondary := watchRenderers(initial)
+
+	v.Title = firstText(details["title"], micro["title"], dig(primary, "title"))
+	v.ChannelName = firstText(details["author"], micro["ownerChannelName"], dig(secondary, "owner", "videoOwnerRenderer", "title"))
+	v.ChannelID = firstText(details["channelId"], micro["externalChannelId"],
+		dig(secondary, "owner", "videoOwnerRenderer", "navigationEndpoint", "browseEndpoint", "browseId"))
+	canonical := str(dig(secondary, "owner", "videoOwnerRenderer", "navigationEndpoint", "browseEndpoint", "canonicalBaseUrl"))
+	if canonical == "" {
+		canonical = str(micro["ownerProfileUrl"])
+	}
+	v.ChannelURL = channelURL(canonical, v.ChannelID)
+	v.ChannelSubscribersText = text(dig(secondary, "owner", "videoOwnerRenderer", "subscriberCountText"))
+
+	v.Views = atoi64(details["viewCount"])
+	if v.Views == nil {
+		v.Views = atoi64(micro["viewCount"])
+	}
+	v.ViewsText = firstText(dig(primary, "viewCount", "videoViewCountRenderer", "viewCount"))
+	if v.Views == nil {
+		v.Views = countPtr(v.ViewsText)
+	}
+
+	v.Likes = atoi64(micro["likeCount"])
+	likesExact, likesText := likesFromButtons(dig(primary, "videoActions"))
+	v.LikesText = likesText
+	if v.Likes == nil {
+		v.Likes = likesExact
+	}
+	v.CommentsCountText = commentsCountText(initial)
+
+	if secs := atoi64(details["lengthSeconds"]); secs != nil && *secs > 0 {
+		n := int(*secs)
+		v.DurationSeconds, v.DurationText = &n, formatDuration(n)
+	} else if secs := atoi64(micro["lengthSeconds"]); secs != nil && *secs > 0 {
+		n := int(*secs)
+		v.DurationSeconds, v.DurationText = &n, formatDuration(n)
+	}
+
+	v.PublishDate = str(micro["publishDate"])
+	v.UploadDate = str(micro["uploadDate"])
+	v.DateText = text(dig(primary, "dateText"))
+
+	v.Description = str(details["shortDescription"])
+	if v.Description == "" {
+		v.Description = firstText(micro["description"], dig(secondary, "attributedDescription"), dig(secondary, "description"))
+	}
+	for _, k := range arr(details["keywords"]) {
+		if s := str(k); s != "" {
+			v.Keywords = append(v.Keywords, s)
+		}
+	}
+	v.Category = str(micro["category"])
+	v.Thumbnail = bestThumbnail(details["thumbnail"])
+	if v.Thumbnail == "" {
+		v.Thumbnail = bestThumbnail(micro["thumbnail"])
+	}
+	v.IsLive = boolean(details["isLive"])
+	v.IsLiveContent = boolean(details["isLiveContent"])
+	if v.Title == "" && details == nil && primary == nil {
+		return v, fmt.Errorf("the watch page of %s holds no video details (%w)", v.ID, errNoData)
+	}
+	return v, nil
+}
+
+// watchRenderers finds the primary and secondary info renderers of a watch
+// page's ytInitialData.
+func watchRenderers(initial any) (primary, secondary map[string]any) {
+	for _, c := range arr(dig(initial, "contents", "twoColumnWatchNextResults", "results", "results", "contents")) {
+		if p := obj(dig(c, "videoPrimaryInfoRenderer")); p != nil && primary == nil {
+			primary = p
+		}
+		if s := obj(dig(c, "videoSecondaryInfoRenderer")); s != nil && secondary == nil {
+			secondary = s
+		}
+	}
+	return primary, secondary
+}
+
+// likesFromButtons reads the like count from a watch page's action buttons:
+// the exact count when the button's accessibility text gives it ("like this
+// video along with 43,864 other people"), and the shown text ("43K").
+func likesFromButtons(actions any) (exact *int64, shown string) {
+	walk(actions, func(key string, val any) bool {
+		if exact != nil && shown != "" {
+			return false
+		}
+		switch key {
+		case "buttonViewModel":
+			if str(dig(val, "iconName")) != "LIKE" {
+				return true
+			}
+			if shown == "" {
+				shown = str(dig(val, "title"))
+			}
+			if a := str(dig(val, "accessibilityText")); exact == nil && a != "" {
+				exact = countPtr(a)
+			}
+			return false
+		case "toggleButtonRenderer": // the older button
+			if str(dig(val, "defaultIcon", "iconType")) != "LIKE" {
+				return true
+			}
+			if shown == "" {
+				shown = text(dig(val, "defaultText"))
+			}
+			if a := str(dig(val, "defaultText", "accessibility", "accessibilityData", "label")); exact == nil && a != "" {
+				exact = countPtr(a)
+			}
+			return false
+		}
+		return true
+	})
+	if exact == nil && shown != "" {
+		// "43K": an approximation is better than nothing, and likes_text
+		// says how precise it is.
+		exact = countPtr(shown)
+	}
+	return exact, shown
+}
+
+// commentsCountText reads the comment count shown on the comments panel.
+func commentsCountText(initial any) string {
+	for _, p := range arr(dig(initial, "engagementPanels")) {
+		r := dig(p, "engagementPanelSectionListRenderer")
+		if str(dig(r, "panelIdentifier")) != "engagement-panel-comments-section" && str(dig(r, "targetId")) != "engagement-panel-comments-section" {
+			continue
+		}
+		if s := text(dig(r, "header", "engagementPanelTitleHeaderRenderer", "contextualInfo")); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// botCheck is the robot check a video's player response gave.
+func botCheck(id string) error {
+	be := &scrapers.BlockedError{Site: siteName, Kind: scrapers.BlockRobotCheck}
+	if id != "" {
+		be.URL = watchURL(id)
+	}
+	return be
+}
