@@ -12,8 +12,8 @@ func readCloser(b []byte) io.ReadCloser { return io.NopCloser(bytes.NewReader(b)
 
 // sleepRecorder is a Lister.Sleep that records the waits and returns at once.
 type sleepRecorder struct {
-	mu     sync.Mutex
-	slept  []time.Duration
+	mu    sync.Mutex
+	slept []time.Duration
 }
 
 func (s *sleepRecorder) sleep(ctx context.Context, d time.Duration) error {

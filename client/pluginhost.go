@@ -209,4 +209,3 @@ func canonicalHost(scheme, host string) string {
 	}
 	return host
 }
-

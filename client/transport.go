@@ -78,7 +78,7 @@ func (t *listingTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 // watchedBody records an error reading an answer, such as a stream cut.
 type watchedBody struct {
 	io.ReadCloser
-	t   *listingTransport
+	t *listingTransport
 }
 
 func (b *watchedBody) Read(p []byte) (int, error) {
