@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -166,6 +167,9 @@ func (h *Host) shape(ctx context.Context, p scrapers.Plugin, t scrapers.Tool, c 
 		// Never an empty success.
 		return toolError(p.Name + " found nothing for these arguments."), "empty"
 	}
+	if len(out.Failed) > 0 && len(out.Failed) == len(out.Items) {
+		return toolError(everyFailed(p.Name, out.Failed)), "tool_error"
+	}
 	if out.Partial && outcome == "ok" {
 		outcome = "partial"
 	}
@@ -174,6 +178,20 @@ func (h *Host) shape(ctx context.Context, p scrapers.Plugin, t scrapers.Tool, c 
 		return toolError(err.Error()), "tool_error"
 	}
 	return render(page, c.TextOnly), outcome
+}
+
+// everyFailed is the tool error when every source failed: a list of them.
+func everyFailed(name string, failed []scrapers.Failed) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s could not get any of the %d sources:", name, len(failed))
+	for i, f := range failed {
+		if i == 10 {
+			fmt.Fprintf(&b, "\n- and %d more", len(failed)-10)
+			break
+		}
+		fmt.Fprintf(&b, "\n- %s: %s", f.URL, f.Error)
+	}
+	return b.String()
 }
 
 func toolError(msg string) *mcp.CallToolResult {

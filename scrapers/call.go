@@ -15,6 +15,7 @@ type Call struct {
 	partial  bool
 	reasons  []string
 	meta     map[string]any
+	failed   []Failed
 	progress func(message string, done, total int)
 }
 
@@ -50,7 +51,11 @@ type Failed struct {
 // marks the call partial: a failed page is reported per page, not as a failed
 // call.
 func (c *Call) Fail(source string, err error) {
-	c.Add(Failed{URL: source, Error: err.Error()})
+	f := Failed{URL: source, Error: err.Error()}
+	c.Add(f)
+	c.mu.Lock()
+	c.failed = append(c.failed, f)
+	c.mu.Unlock()
 	c.MarkPartial("some sources failed")
 }
 
@@ -90,6 +95,8 @@ type Outcome struct {
 	Partial bool
 	Reasons []string
 	Meta    map[string]any
+	// Failed are the sources recorded with Fail (they are among Items too).
+	Failed []Failed
 }
 
 // Snapshot returns a copy of what the call has gathered so far.
@@ -100,6 +107,7 @@ func (c *Call) Snapshot() Outcome {
 		Items:   append([]json.RawMessage(nil), c.items...),
 		Partial: c.partial,
 		Reasons: append([]string(nil), c.reasons...),
+		Failed:  append([]Failed(nil), c.failed...),
 	}
 	if len(c.meta) > 0 {
 		o.Meta = make(map[string]any, len(c.meta))

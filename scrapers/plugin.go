@@ -66,6 +66,7 @@ func NewTool[Args any](name, title, description string, schema func(*jsonschema.
 	if err != nil {
 		panic(fmt.Sprintf("scrapers.NewTool %q: %v", name, err))
 	}
+	dropNullTypes(s)
 	if schema != nil {
 		schema(s)
 	}
@@ -121,4 +122,20 @@ func (e Env) Log() *slog.Logger {
 // EnvName("google-search", "BASE_URL") is GOOGLE_SEARCH_BASE_URL.
 func EnvName(id, suffix string) string {
 	return strings.ToUpper(strings.ReplaceAll(id, "-", "_")) + "_" + suffix
+}
+
+// dropNullTypes turns the ["null", T] types inferred for pointers and slices
+// into T: an optional argument is one left out, not one sent as null.
+func dropNullTypes(s *jsonschema.Schema) {
+	for _, p := range s.Properties {
+		if len(p.Types) == 2 && p.Types[0] == "null" {
+			p.Type, p.Types = p.Types[1], nil
+		} else if len(p.Types) == 2 && p.Types[1] == "null" {
+			p.Type, p.Types = p.Types[0], nil
+		}
+		if p.Items != nil {
+			dropNullTypes(p.Items)
+		}
+		dropNullTypes(p)
+	}
 }

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/surfsense/pluginhost/host"
+)
+
+// serve runs the host until SIGTERM or SIGINT, then drains: /readyz turns
+// 503, no new calls are taken, calls in flight get SHUTDOWN_DRAIN to finish
+// and are then cancelled with a tool error; the process exits 0.
+func serve(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dev := fs.Bool("dev", false, "local run: dev license backend (any key is valid), memory, 127.0.0.1:8000")
+	addr := fs.String("addr", "", "listen address (ADDR)")
+	metricsAddr := fs.String("metrics-addr", "", "Prometheus listener (METRICS_ADDR)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	env := os.Getenv
+	overrides := map[string]string{}
+	if *addr != "" {
+		overrides["ADDR"] = *addr
+	}
+	if *metricsAddr != "" {
+		overrides["METRICS_ADDR"] = *metricsAddr
+	}
+	getenv := func(k string) string {
+		if v, ok := overrides[k]; ok {
+			return v
+		}
+		return env(k)
+	}
+	logger := newLogger(stderr, getenv("LOG_LEVEL"))
+	slog.SetDefault(logger)
+	cfg, err := host.FromEnv(getenv, *dev)
+	if err != nil {
+		fmt.Fprintf(stderr, "pluginhost serve: the configuration is not usable:\n  %s\n", strings.ReplaceAll(err.Error(), "\n", "\n  "))
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	h, cleanup, err := buildHost(ctx, cfg, logger)
+	if err != nil {
+		fmt.Fprintf(stderr, "pluginhost serve: %v\n", err)
+		return 1
+	}
+	defer cleanup()
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "pluginhost serve: cannot listen on %s (ADDR): %v\n", cfg.Addr, err)
+		return 1
+	}
+	srv := &http.Server{Handler: h.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: 64 << 10,
+		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+	errc := make(chan error, 2)
+	go func() { errc <- srv.Serve(ln) }()
+	var msrv *http.Server
+	if cfg.MetricsAddr != "" {
+		mln, err := net.Listen("tcp", cfg.MetricsAddr)
+		if err != nil {
+			fmt.Fprintf(stderr, "pluginhost serve: cannot listen on %s (METRICS_ADDR): %v\n", cfg.MetricsAddr, err)
+			return 1
+		}
+		mux := http.NewServeMux()
+		mux.Handle("/metrics", h.MetricsHandler())
+		msrv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		go func() { errc <- msrv.Serve(mln) }()
+	}
+	logger.Info("plugin host listening", "addr", ln.Addr().String(), "public_url", cfg.PublicURL, "plugins", h.PluginIDs(),
+		"license_backend", cfg.License.Backend, "redis", cfg.RedisURL != "", "metrics_addr", cfg.MetricsAddr)
+	if *dev {
+		fmt.Fprintf(stdout, "SurfSense plugin host (dev) on http://%s — any license key is accepted.\n", ln.Addr())
+	}
+	select {
+	case err := <-errc:
+		if !errors.Is(err, http.ErrServerClosed) {
+			logger.Error("server stopped", "err", err)
+			return 1
+		}
+	case <-ctx.Done():
+	}
+	stop()
+	logger.Info("shutting down", "drain", cfg.ShutdownDrain.String())
+	h.Drain(context.Background(), cfg.ShutdownDrain)
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		logger.Warn("connections still open at exit", "err", err)
+	}
+	if msrv != nil {
+		_ = msrv.Shutdown(sctx)
+	}
+	logger.Info("stopped")
+	return 0
+}
+
+func newLogger(w io.Writer, level string) *slog.Logger {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil || level == "" {
+		l = slog.LevelInfo
+	}
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l, ReplaceAttr: redact}))
+}
+
+// redact is the last line of defence: any attribute named like a credential
+// is replaced, whatever logged it.
+func redact(_ []string, a slog.Attr) slog.Attr {
+	switch strings.ToLower(a.Key) {
+	case "authorization", "license", "license_key", "key", "token", "password", "proxy_url":
+		return slog.String(a.Key, "[redacted]")
+	}
+	return a
+}

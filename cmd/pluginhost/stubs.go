@@ -1,0 +1,21 @@
+package main
+
+import (
+	"fmt"
+	"io"
+)
+
+func registryCmd(args []string, stdout, stderr io.Writer) int {
+	fmt.Fprintln(stderr, "pluginhost registry: not wired yet")
+	return 2
+}
+
+func doctor(args []string, stdout, stderr io.Writer) int {
+	fmt.Fprintln(stderr, "pluginhost doctor: not wired yet")
+	return 2
+}
+
+func bench(args []string, stdout, stderr io.Writer) int {
+	fmt.Fprintln(stderr, "pluginhost bench: not wired yet")
+	return 2
+}
