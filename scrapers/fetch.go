@@ -1,16 +1,18 @@
 package scrapers
 
-// FIRST VERSION: the API that every site codes against. The fetching-layer
-// work (colly, retries with backoff, proxy rotation, politeness, block retry
-// through another proxy) replaces the body of Fetcher.Do without changing
-// these signatures.
+// The fetching layer: every request a plugin makes goes through a Fetcher, so
+// that <ID>_BASE_URL, proxies, retries, politeness, size caps, block
+// detection and the SSRF guard hold for all of them. One attempt is one colly
+// collector (fetch_colly.go); retries live in retry.go, proxies in proxy.go,
+// browser headers in headers.go, the SSRF checks in guard.go.
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -19,7 +21,8 @@ import (
 	"github.com/surfsense/pluginhost/scrapers/netguard"
 )
 
-// Site describes one site a plugin scrapes.
+// Site describes one site a plugin scrapes. Zero numeric fields take the
+// defaults named on each.
 type Site struct {
 	// ID is the plugin id; <ID>_BASE_URL and <ID>_PROXY_URLS are read from it.
 	ID string
@@ -36,14 +39,30 @@ type Site struct {
 	Cookies []*http.Cookie
 	// Header added to every request after the browser headers.
 	Header http.Header
-	// DetectBlock looks at a response and says whether it is a block page.
-	// Nil detects nothing.
+	// DetectBlock looks at every response and says whether it is a block
+	// page. Nil detects nothing. A block is tried again through another proxy
+	// when the fetcher has more than one, else returned as the *BlockedError.
 	DetectBlock func(r *Response) *BlockedError
-	// MaxBytes caps a response body (default 8 MiB).
+	// MaxBytes caps a response body (default 8 MiB); a larger one is an error
+	// wrapping ErrTooLarge.
 	MaxBytes int64
-	// MinInterval is the politeness delay between requests to the site from
-	// one fetcher (default none).
+	// MinInterval is the politeness delay between the starts of requests to
+	// the site from one fetcher (default none).
 	MinInterval time.Duration
+	// MaxConcurrent caps requests in flight to the site from one fetcher
+	// (default 4).
+	MaxConcurrent int
+	// MaxAttempts caps the tries of one request, the first included, on 429,
+	// 5xx, network errors and blocks (default 3; 1 never retries).
+	MaxAttempts int
+	// BaseBackoff is the wait before the first retry, doubled for each
+	// further one up to 10 s, with jitter (default 500 ms).
+	BaseBackoff time.Duration
+	// MaxRetryAfter is the longest Retry-After the fetcher waits for; a site
+	// asking for more gets its answer returned as an error (default 30 s).
+	MaxRetryAfter time.Duration
+	// Timeout caps one attempt, body included (default 30 s).
+	Timeout time.Duration
 }
 
 // Request is one upstream request.
@@ -66,37 +85,89 @@ type Response struct {
 // JSON decodes the body into v.
 func (r *Response) JSON(v any) error { return json.Unmarshal(r.Body, v) }
 
+// ErrTooLarge is wrapped by the error for a response body over Site.MaxBytes.
+var ErrTooLarge = errors.New("the response is larger than the size cap")
+
 // Fetcher fetches pages of one site for one plugin. It is safe for concurrent
 // use; a plugin makes one at construction and shares it across calls.
 type Fetcher struct {
 	site    Site
 	base    *url.URL // <ID>_BASE_URL, nil when unset
-	client  *http.Client
 	allow   bool
 	maxBody int64
+	log     *slog.Logger
+
+	attempts      int
+	baseBackoff   time.Duration
+	maxRetryAfter time.Duration
+	timeout       time.Duration
+	limit         *limiter
+
+	profile     browserProfile // headers for direct requests
+	proxies     *proxyPool     // nil when none
+	direct      http.RoundTripper
+	proxied     http.RoundTripper
+	guardedDial func(ctx context.Context, network, addr string) (net.Conn, error)
+	proxyDialer *net.Dialer
+	lookup      lookupFunc
 }
 
-// NewFetcher makes the fetcher for site from env.
+// NewFetcher makes the fetcher for site from env: <ID>_BASE_URL, then
+// <ID>_PROXY_URLS or PROXY_URLS.
 func NewFetcher(env Env, site Site) (*Fetcher, error) {
-	f := &Fetcher{site: site, allow: env.AllowPrivateNetworks, maxBody: site.MaxBytes}
-	if f.maxBody <= 0 {
-		f.maxBody = 8 << 20
+	if site.Name == "" {
+		site.Name = site.ID
+	}
+	f := &Fetcher{
+		site:          site,
+		allow:         env.AllowPrivateNetworks,
+		maxBody:       orDefault(site.MaxBytes, 8<<20),
+		log:           env.Log().With("site", site.ID),
+		attempts:      orDefault(site.MaxAttempts, defaultMaxAttempts),
+		baseBackoff:   orDefault(site.BaseBackoff, defaultBaseBackoff),
+		maxRetryAfter: orDefault(site.MaxRetryAfter, defaultMaxRetryAfter),
+		timeout:       orDefault(site.Timeout, 30*time.Second),
+		limit:         newLimiter(orDefault(site.MaxConcurrent, 4), site.MinInterval),
+		profile:       randomProfile(),
+		lookup:        net.DefaultResolver.LookupNetIP,
 	}
 	if b := env.Get(EnvName(site.ID, "BASE_URL")); b != "" {
 		u, err := url.Parse(b)
-		if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-			return nil, fmt.Errorf("%s: %q is not an http(s) origin", EnvName(site.ID, "BASE_URL"), b)
+		if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") || u.User != nil {
+			return nil, fmt.Errorf("%s: %q is not an http(s) origin such as http://127.0.0.1:8080", EnvName(site.ID, "BASE_URL"), redactedURL(b))
 		}
 		f.base = u
 	}
-	tr := &http.Transport{DialContext: netguard.DialContext(f.allow), TLSHandshakeTimeout: 10 * time.Second, ResponseHeaderTimeout: 30 * time.Second, MaxIdleConnsPerHost: 8}
-	f.client = &http.Client{Transport: tr, CheckRedirect: func(req *http.Request, via []*http.Request) error {
-		if len(via) >= 10 {
-			return fmt.Errorf("stopped after 10 redirects")
-		}
-		return netguard.CheckURL(req.URL, f.allow)
-	}}
+	proxies, err := parseProxies(env, site.ID)
+	if err != nil {
+		return nil, err
+	}
+	f.proxies = proxies
+	f.guardedDial = netguard.DialContext(f.allow)
+	f.proxyDialer = &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
+	f.direct = f.newTransport(nil, f.guardedDial)
+	if proxies != nil {
+		f.proxied = f.newTransport(proxyFromContext, f.dialProxy)
+	}
 	return f, nil
+}
+
+func orDefault[T int | int64 | time.Duration](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
+}
+
+// redactedURL drops credentials from a URL for an error message.
+func redactedURL(raw string) string {
+	if u, err := url.Parse(raw); err == nil {
+		return u.Redacted()
+	}
+	if i := strings.LastIndex(raw, "@"); i >= 0 {
+		return "…" + raw[i:]
+	}
+	return raw
 }
 
 // Site returns the site the fetcher was made for.
@@ -105,11 +176,14 @@ func (f *Fetcher) Site() Site { return f.site }
 // Rewrite returns u with the site's base URL applied when u is on one of the
 // site's domains (or is relative), keeping path and query.
 func (f *Fetcher) Rewrite(raw string) (*url.URL, error) {
-	u, err := url.Parse(raw)
+	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil {
 		return nil, err
 	}
 	if !u.IsAbs() {
+		if f.site.Origin == "" {
+			return nil, fmt.Errorf("%q is not an absolute URL", raw)
+		}
 		origin, err := url.Parse(f.site.Origin)
 		if err != nil {
 			return nil, err
@@ -125,6 +199,9 @@ func (f *Fetcher) Rewrite(raw string) (*url.URL, error) {
 // OnSite reports whether u's host is one of the site's domains.
 func (f *Fetcher) OnSite(u *url.URL) bool {
 	host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
+	if host == "" {
+		return false
+	}
 	if f.base != nil && strings.EqualFold(u.Host, f.base.Host) {
 		return true
 	}
@@ -168,63 +245,111 @@ func (f *Fetcher) PostJSON(ctx context.Context, rawURL string, body any) (*Respo
 	return f.Do(ctx, &Request{Method: http.MethodPost, URL: rawURL, Body: b, Header: http.Header{"Content-Type": {"application/json"}}})
 }
 
-// Do performs req. A block page is a *BlockedError, an HTTP error status a
-// *SiteError carrying the status (the response is still returned), a network
-// failure a *SiteError; a forbidden address wraps netguard.ErrForbiddenAddress.
+// Do performs req: the base URL applied, the SSRF guard checked, through the
+// next proxy when there are any, politely, retried with backoff on 429, 5xx
+// and network errors (honouring Retry-After up to Site.MaxRetryAfter).
+//
+// A block page is a *BlockedError (the response is still returned), an HTTP
+// error status a *SiteError carrying the status (likewise), a network failure
+// or an oversized body (wrapping ErrTooLarge) a *SiteError; a forbidden
+// address wraps netguard.ErrForbiddenAddress. Once ctx is done no further
+// request is sent and the error wraps ctx.Err() and its cause.
 func (f *Fetcher) Do(ctx context.Context, req *Request) (*Response, error) {
-	u, err := f.Rewrite(req.URL)
+	if req == nil {
+		return nil, errors.New("scrapers: Fetcher.Do needs a Request")
+	}
+	u, err := f.target(req.URL)
 	if err != nil {
 		return nil, &SiteError{Site: f.site.Name, URL: req.URL, Err: err}
 	}
-	if err := netguard.CheckURL(u, f.allow); err != nil {
-		return nil, &SiteError{Site: f.site.Name, URL: req.URL, Err: err}
-	}
-	method := req.Method
+	method := strings.ToUpper(req.Method)
 	if method == "" {
 		method = http.MethodGet
 	}
-	var body io.Reader
-	if req.Body != nil {
-		body = bytes.NewReader(req.Body)
-	}
-	hr, err := http.NewRequestWithContext(ctx, method, u.String(), body)
-	if err != nil {
-		return nil, &SiteError{Site: f.site.Name, URL: req.URL, Err: err}
-	}
-	hr.Header.Set("User-Agent", "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36")
-	hr.Header.Set("Accept-Language", "en-US,en;q=0.9")
-	for k, vs := range f.site.Header {
-		hr.Header[k] = vs
-	}
-	for k, vs := range req.Header {
-		hr.Header[k] = vs
-	}
-	for _, c := range f.site.Cookies {
-		hr.AddCookie(c)
-	}
-	resp, err := f.client.Do(hr)
-	if err != nil {
-		return nil, &SiteError{Site: f.site.Name, URL: req.URL, Err: err}
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, f.maxBody+1))
-	if err != nil {
-		return nil, &SiteError{Site: f.site.Name, URL: req.URL, Err: err}
-	}
-	if int64(len(b)) > f.maxBody {
-		return nil, &SiteError{Site: f.site.Name, URL: req.URL, Err: fmt.Errorf("the page is larger than %d bytes", f.maxBody)}
-	}
-	r := &Response{Request: req, URL: resp.Request.URL, StatusCode: resp.StatusCode, Header: resp.Header, Body: b}
-	if f.site.DetectBlock != nil {
-		if be := f.site.DetectBlock(r); be != nil {
-			if be.Site == "" {
-				be.Site = f.site.Name
-			}
-			return r, be
+	for attempt := 1; ; attempt++ {
+		if ctx.Err() != nil {
+			return nil, f.stopped(ctx, req.URL)
 		}
+		px := f.proxies.pick()
+		resp, err := f.attempt(ctx, u, req, method, px)
+		if ctx.Err() != nil {
+			return nil, f.stopped(ctx, req.URL)
+		}
+		last := attempt >= f.attempts
+		if err != nil {
+			if last || !retryableError(err) {
+				return nil, &SiteError{Site: f.site.Name, URL: req.URL, Err: err}
+			}
+			if err := f.pause(ctx, u, attempt, px, err.Error(), backoff(f.baseBackoff, attempt)); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if f.site.DetectBlock != nil {
+			if be := f.site.DetectBlock(resp); be != nil {
+				if be.Site == "" {
+					be.Site = f.site.Name
+				}
+				if be.URL == "" {
+					be.URL = req.URL
+				}
+				if !last && f.proxies.len() > 1 {
+					f.log.Info("blocked; trying another proxy", "url", logURL(u), "kind", be.Kind, "attempt", attempt, "proxy", px.label)
+					continue
+				}
+				return resp, be
+			}
+		}
+		if !last && retryableStatus(resp.StatusCode) {
+			wait := backoff(f.baseBackoff, attempt)
+			if ra, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+				if ra > f.maxRetryAfter {
+					return resp, &SiteError{Site: f.site.Name, URL: req.URL, Status: resp.StatusCode}
+				}
+				wait = max(wait, ra)
+			}
+			if d, ok := ctx.Deadline(); ok && time.Now().Add(wait).After(d) {
+				// Waiting would outlast the call: answer now with what came.
+				return resp, &SiteError{Site: f.site.Name, URL: req.URL, Status: resp.StatusCode}
+			}
+			if err := f.pause(ctx, u, attempt, px, http.StatusText(resp.StatusCode), wait); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if resp.StatusCode >= 400 {
+			return resp, &SiteError{Site: f.site.Name, URL: req.URL, Status: resp.StatusCode}
+		}
+		return resp, nil
 	}
-	if resp.StatusCode >= 400 {
-		return r, &SiteError{Site: f.site.Name, URL: req.URL, Status: resp.StatusCode}
+}
+
+// pause logs a retry and waits before it; the error is the stop when ctx
+// ends first.
+func (f *Fetcher) pause(ctx context.Context, u *url.URL, attempt int, px *proxy, reason string, wait time.Duration) error {
+	args := []any{"url", logURL(u), "attempt", attempt, "reason", reason, "wait", wait}
+	if px != nil {
+		args = append(args, "proxy", px.label)
 	}
-	return r, nil
+	f.log.Info("retrying", args...)
+	if sleep(ctx, wait) != nil {
+		return f.stopped(ctx, u.String())
+	}
+	return nil
+}
+
+// stopped is the error for a request that ctx ended: it wraps ctx.Err() and,
+// when there is one, the cause (ErrCancelled, ErrShuttingDown).
+func (f *Fetcher) stopped(ctx context.Context, raw string) error {
+	err := ctx.Err()
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, err) {
+		return fmt.Errorf("%s: the request for %s was stopped: %w (%w)", f.site.Name, raw, cause, err)
+	}
+	return fmt.Errorf("%s: the request for %s was stopped: %w", f.site.Name, raw, err)
+}
+
+// logURL is a URL as logs show it: no credentials, no query (search terms
+// are the user's).
+func logURL(u *url.URL) string {
+	return u.Scheme + "://" + u.Host + u.EscapedPath()
 }
