@@ -71,14 +71,16 @@ func (r resultStore) Get(ctx context.Context, owner, id string) (results.Stored,
 	return s.resMem.Get(ctx, owner, id)
 }
 
-// validResultID accepts what results.NewID makes: "res_" and 32 hex digits.
+// validResultID accepts the shape of results.NewID's ids ("res_" and hex
+// digits) loosely enough to survive a longer id: anything else is unknown
+// without asking Redis.
 func validResultID(id string) bool {
-	hexPart, ok := strings.CutPrefix(id, "res_")
-	if !ok || len(hexPart) != 32 {
+	rest, ok := strings.CutPrefix(id, "res_")
+	if !ok || len(rest) == 0 || len(rest) > 128 {
 		return false
 	}
-	for _, c := range hexPart {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+	for _, c := range rest {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == '-') {
 			return false
 		}
 	}

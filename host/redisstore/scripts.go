@@ -58,14 +58,14 @@ redis.call('PUBLISH', ARGV[1], ARGV[2])
 return members
 `)
 
-// scriptLive counts how many of ARGV's members KEYS[1] still holds unexpired.
+// scriptLive returns those of ARGV's members KEYS[1] still holds unexpired.
 var scriptLive = redis.NewScript(luaNow + `
-local n = 0
+local live = {}
 for _, m in ipairs(ARGV) do
   local sc = redis.call('ZSCORE', KEYS[1], m)
-  if sc and tonumber(sc) > now then n = n + 1 end
+  if sc and tonumber(sc) > now then live[#live + 1] = m end
 end
-return n
+return live
 `)
 
 // scriptUnlock deletes KEYS[1] only when it still holds ARGV[1].

@@ -97,13 +97,15 @@ type Store struct {
 	// this replica's registrations, refreshed by heartbeats
 	regMu   sync.Mutex
 	regs    map[string]*reg // by member
-	pending []reg           // removals that failed, retried by heartbeats
+	pending []removal       // removals that failed, retried by heartbeats
 
 	// cancellers waiting for calls of a key to end
 	waitMu  sync.Mutex
 	waiters map[calls.Key]map[chan struct{}]struct{}
 
 	subscribed chan struct{} // closed once the cancel channels are subscribed
+	psMu       sync.Mutex
+	ps         *redis.PubSub // the current subscription; Close closes it
 
 	rlWindow time.Duration // one minute; tests shorten it
 
@@ -118,6 +120,9 @@ type reg struct {
 	key       calls.Key // calls only
 	cancelled atomic.Bool
 }
+
+// removal is a member to delete from a sorted set.
+type removal struct{ rkey, member string }
 
 // New connects to the Redis at url (redis://[user:password@]host:port/db or
 // rediss:// for TLS) and starts this replica's background work: the probe,
@@ -247,6 +252,11 @@ func (s *Store) Close() error {
 		return nil
 	}
 	s.stop()
+	s.psMu.Lock()
+	if s.ps != nil {
+		_ = s.ps.Close() // ends a receive in progress
+	}
+	s.psMu.Unlock()
 	s.wg.Wait()
 	if s.metrics != nil {
 		s.metrics.unregister()
