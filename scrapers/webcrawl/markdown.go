@@ -49,7 +49,7 @@ func Extract(body []byte, pageURL *url.URL, maxLen int) (Page, error) {
 	p.Description = clean(metaContent(gq, "description", "og:description"))
 	p.Language = clean(firstNonEmpty(attr(gq.Find("html"), "lang"), metaContent(gq, "og:locale", "language")))
 
-	res, err := trafilatura.ExtractDocument(doc, trafilatura.Options{OriginalURL: pageURL, EnableFallback: true, ExcludeComments: true, IncludeLinks: true, IncludeImages: false})
+	res, err := trafilatura.ExtractDocument(doc, trafilatura.Options{OriginalURL: pageURL, EnableFallback: false, ExcludeComments: true, IncludeLinks: true, IncludeImages: false})
 	var content *html.Node
 	if err == nil && res != nil {
 		content = res.ContentNode
