@@ -4,6 +4,7 @@ package all
 
 import (
 	"github.com/surfsense/pluginhost/scrapers"
+	"github.com/surfsense/pluginhost/scrapers/amazon"
 	"github.com/surfsense/pluginhost/scrapers/webcrawl"
 )
 
@@ -13,5 +14,6 @@ type Constructor func(env scrapers.Env) (scrapers.Plugin, error)
 // Plugins is every plugin, listed ones and unlisted ones alike; the host
 // mounts a plugin whose Unlisted is true only when UNLISTED_PLUGINS names it.
 var Plugins = []Constructor{
+	amazon.New,
 	webcrawl.New,
 }

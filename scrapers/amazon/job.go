@@ -90,6 +90,11 @@ func (j *job) finish(ctx context.Context) error {
 	defer j.mu.Unlock()
 	if j.blocked != nil {
 		if j.items == 0 {
+			if j.failures > 0 {
+				// listed beside the other failed sources, so that the
+				// block is not lost among them
+				j.call.Fail(j.blockedSource, j.blocked)
+			}
 			return j.blocked
 		}
 		j.call.Fail(j.blockedSource, j.blocked)
