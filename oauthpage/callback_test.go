@@ -196,9 +196,12 @@ func TestCallbackRepeatedState(t *testing.T) {
 func TestCallbackHeadDoesNotUseState(t *testing.T) {
 	_, r, _ := newTestPages(t, nil)
 	q := "code=a&state=8000.abc"
-	resp := do(r, http.MethodHead, CallbackPath, q, nil)
-	if resp.StatusCode != http.StatusMethodNotAllowed {
-		t.Errorf("HEAD status %d, want 405", resp.StatusCode)
+	for _, m := range []string{http.MethodHead, http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodOptions} {
+		resp := do(r, m, CallbackPath, q, nil)
+		if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "GET" {
+			t.Errorf("%s: status %d, Allow %q; want 405, GET", m, resp.StatusCode, resp.Header.Get("Allow"))
+		}
+		checkSecurityHeaders(t, resp, "no-store")
 	}
 	checkForward(t, get(r, CallbackPath, q), 8000, q)
 }

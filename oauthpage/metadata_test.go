@@ -79,6 +79,14 @@ func TestClientMetadataDocument(t *testing.T) {
 		t.Errorf("HEAD: status %d, body %q", resp.StatusCode, b)
 	}
 	checkSecurityHeaders(t, resp, "public, max-age=3600")
+
+	for _, path := range []string{ClientMetadataPath, LogoPath} {
+		resp = do(r, http.MethodPost, path, "", nil)
+		if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "GET, HEAD" {
+			t.Errorf("POST %s: status %d, Allow %q", path, resp.StatusCode, resp.Header.Get("Allow"))
+		}
+		checkSecurityHeaders(t, resp, "no-store")
+	}
 }
 
 func TestClientURI(t *testing.T) {

@@ -3,6 +3,7 @@ package oauthpage
 import (
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -99,27 +100,50 @@ func (p *Pages) ClientMetadata() ClientMetadata {
 	return m
 }
 
-// Mount adds the pages' routes to r: GET (and HEAD) for the metadata
-// document and the logo, GET for the callback. HEAD is not served for the
-// callback, since answering it would use up the state.
+// Mount adds the pages' routes to r, for every method: the metadata
+// document and the logo answer GET and HEAD, the callback answers GET, and
+// any other method gets 405 with the same security headers. HEAD is not
+// served for the callback, since answering it would use up the state.
 func (p *Pages) Mount(r chi.Router) {
-	r.Get(ClientMetadataPath, p.ServeClientMetadata)
-	r.Head(ClientMetadataPath, p.ServeClientMetadata)
-	r.Get(LogoPath, p.ServeLogo)
-	r.Head(LogoPath, p.ServeLogo)
-	r.Get(CallbackPath, p.ServeCallback)
+	r.HandleFunc(ClientMetadataPath, p.ServeClientMetadata)
+	r.HandleFunc(LogoPath, p.ServeLogo)
+	r.HandleFunc(CallbackPath, p.ServeCallback)
 }
 
 // ServeClientMetadata answers the Client ID Metadata Document as
 // application/json, cacheable for an hour.
 func (p *Pages) ServeClientMetadata(w http.ResponseWriter, r *http.Request) {
+	if !allowMethod(w, r, cspDocument, http.MethodGet, http.MethodHead) {
+		return
+	}
 	serveStatic(w, r, "application/json", metadataCacheControl, p.metaETag, p.metaJSON)
 }
 
 // ServeLogo answers the logo named by the document's logo_uri, as
 // image/svg+xml with a sandboxing CSP.
 func (p *Pages) ServeLogo(w http.ResponseWriter, r *http.Request) {
+	if !allowMethod(w, r, cspDocument, http.MethodGet, http.MethodHead) {
+		return
+	}
 	serveStatic(w, r, "image/svg+xml", logoCacheControl, p.logoETag, []byte(logoSVG))
+}
+
+// allowMethod reports whether r's method is one of allowed; if not, it
+// answers 405 with the security headers and Allow.
+func allowMethod(w http.ResponseWriter, r *http.Request, csp string, allowed ...string) bool {
+	for _, m := range allowed {
+		if r.Method == m {
+			return true
+		}
+	}
+	h := w.Header()
+	setSecurityHeaders(h, csp)
+	h.Set("Cache-Control", "no-store")
+	h.Set("Allow", strings.Join(allowed, ", "))
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(http.StatusMethodNotAllowed)
+	_, _ = io.WriteString(w, "405 method not allowed: use "+strings.Join(allowed, " or ")+"\n")
+	return false
 }
 
 // ServeCallback forwards the browser back to the app.
@@ -143,6 +167,9 @@ func (p *Pages) ServeLogo(w http.ResponseWriter, r *http.Request) {
 // Every answer is no-store, no-referrer, DENY framing, nosniff, with a CSP
 // that allows only the page's own style sheet.
 func (p *Pages) ServeCallback(w http.ResponseWriter, r *http.Request) {
+	if !allowMethod(w, r, cspPage, http.MethodGet) {
+		return
+	}
 	h := w.Header()
 	setSecurityHeaders(h, cspPage)
 	h.Set("Cache-Control", "no-store")
@@ -164,9 +191,7 @@ func (p *Pages) ServeCallback(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(http.StatusSeeOther)
-	if r.Method != http.MethodHead {
-		_, _ = w.Write(body)
-	}
+	_, _ = w.Write(body)
 }
 
 // ErrStateUsed says a callback's state was already used.
