@@ -267,9 +267,9 @@ func TestNestedHelpers(t *testing.T) {
 func TestURLHelpers(t *testing.T) {
 	for raw, want := range map[string]string{
 		"https://www.google.com/maps/place/Joe/@40.7,-73.9,17z/data=!4m7!3m6!1s0x89c259ab3c1ef289:0x3b67a41175949f55!8m2": "0x89c259ab3c1ef289:0x3b67a41175949f55",
-		"https://www.google.com/maps?ftid=0x1:0x2":             "0x1:0x2",
+		"https://www.google.com/maps?ftid=0x1:0x2":                  "0x1:0x2",
 		"https://www.google.com/maps/place/Joe/data=%211s0x1%3A0x2": "0x1:0x2",
-		"https://www.google.com/maps/place/?q=place_id:ChIJabc": "",
+		"https://www.google.com/maps/place/?q=place_id:ChIJabc":     "",
 	} {
 		if got := dataIDFromURL(raw); got != want {
 			t.Errorf("dataIDFromURL(%s) = %q, want %q", raw, got, want)

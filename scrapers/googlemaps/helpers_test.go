@@ -103,4 +103,3 @@ func items(t testing.TB, o scrapers.Outcome) []map[string]any {
 	}
 	return out
 }
-
