@@ -2,6 +2,7 @@ package youtube
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/http"
 	"strings"
 
@@ -66,17 +67,8 @@ func isBotCheck(b []byte) bool {
 	if !bytes.Contains(b, []byte("not a bot")) {
 		return false
 	}
-	// In a player response the reason follows the status closely:
-	// {"status":"LOGIN_REQUIRED","reason":"Sign in to confirm you’re not a bot",...}
-	for rest := b; ; {
-		i := bytes.Index(rest, []byte(`"LOGIN_REQUIRED"`))
-		if i < 0 {
-			break
-		}
-		rest = rest[i+len(`"LOGIN_REQUIRED"`):]
-		if bytes.Contains(rest[:min(len(rest), 400)], []byte("not a bot")) {
-			return true
-		}
+	if bytes.Contains(b, []byte(`"LOGIN_REQUIRED"`)) && playabilityIsBotCheck(b) {
+		return true
 	}
 	// A plain page saying so, not a watch page whose description or
 	// comments merely mention the words.
@@ -86,4 +78,45 @@ func isBotCheck(b []byte) bool {
 // botReason reports whether a playability reason is the bot check.
 func botReason(reason string) bool {
 	return strings.Contains(strings.ToLower(reason), "not a bot")
+}
+
+// playabilityIsBotCheck reads the playabilityStatus objects of a player
+// response (or a page embedding one) and reports whether one is the bot
+// check. Reading the object, rather than looking for words near the status,
+// keeps a description that happens to say "not a bot" from counting.
+func playabilityIsBotCheck(b []byte) bool {
+	pat := []byte(`"playabilityStatus"`)
+	for n := 0; n < 3; n++ {
+		i := bytes.Index(b, pat)
+		if i < 0 {
+			return false
+		}
+		b = b[i+len(pat):]
+		rest := skipSpace(b)
+		if len(rest) == 0 || rest[0] != ':' {
+			continue
+		}
+		rest = skipSpace(rest[1:])
+		if len(rest) == 0 || rest[0] != '{' {
+			continue
+		}
+		end, err := valueEnd(rest)
+		if err != nil {
+			continue
+		}
+		raw := rest[:end]
+		var ps struct {
+			Status      string `json:"status"`
+			Reason      any    `json:"reason"`
+			ErrorScreen any    `json:"errorScreen"`
+		}
+		if json.Unmarshal(raw, &ps) != nil || ps.Status != "LOGIN_REQUIRED" {
+			continue
+		}
+		if botReason(firstText(ps.Reason, dig(ps.ErrorScreen, "playerErrorMessageRenderer", "reason"),
+			dig(ps.ErrorScreen, "playerErrorMessageRenderer", "subreason"))) {
+			return true
+		}
+	}
+	return false
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"unicode/utf8"
 )
@@ -11,8 +12,8 @@ import (
 // errNoData says a page did not carry the embedded JSON a parser looked for.
 var errNoData = errors.New("the page carries no such data")
 
-// embeddedJSON returns the JSON value a page's scripts assign to name, in any
-// of the forms YouTube writes:
+// embeddedJSON returns the first JSON value a page's scripts assign to name,
+// in any of the forms YouTube writes:
 //
 //	var ytInitialData = {...};
 //	window["ytInitialData"] = {...};
@@ -22,10 +23,45 @@ var errNoData = errors.New("the page carries no such data")
 // so braces inside strings and a script that goes on after the value are no
 // trouble. Mentions of name that are not an assignment (a.ytInitialData,) are
 // skipped. It returns errNoData when no assignment is found and an error
-// naming the problem when the value is cut short.
+// naming the problem when the value is cut short. The value is not
+// validated: decodeEmbedded also skips assignments that are not valid JSON.
 func embeddedJSON(page []byte, name string) ([]byte, error) {
+	raw, _, err := nextEmbedded(page, name, 0)
+	return raw, err
+}
+
+// decodeEmbedded decodes into v the first assignment to name in page whose
+// value is valid JSON. An earlier mention that only looks like one (inside a
+// string of another blob: "var ytInitialData = {...};" in a description) is
+// passed over.
+func decodeEmbedded(page []byte, name string, v any) error {
+	var badJSON error
+	for from := 0; ; {
+		raw, next, err := nextEmbedded(page, name, from)
+		if raw == nil {
+			if badJSON != nil {
+				return badJSON
+			}
+			return err
+		}
+		uerr := json.Unmarshal(raw, v)
+		if uerr == nil {
+			return nil
+		}
+		if badJSON == nil {
+			badJSON = fmt.Errorf("%s is not valid JSON: %w", name, uerr)
+		}
+		from = next
+	}
+}
+
+// nextEmbedded finds the first assignment to name at or after from and
+// returns its value and where to look for the next one: just after the name,
+// not after the value, since a "value" found inside another blob's string
+// may run past the real assignment.
+func nextEmbedded(page []byte, name string, from int) (raw []byte, next int, err error) {
 	var lastErr error = errNoData
-	for from := 0; from < len(page); {
+	for from < len(page) {
 		i := bytes.Index(page[from:], []byte(name))
 		if i < 0 {
 			break
@@ -61,7 +97,7 @@ func embeddedJSON(page []byte, name string) ([]byte, error) {
 				lastErr = err
 				continue
 			}
-			return rest[:end], nil
+			return rest[:end], from, nil
 		case '\'', '"':
 			s, err := jsStringLiteral(rest)
 			if err != nil {
@@ -77,10 +113,10 @@ func embeddedJSON(page []byte, name string) ([]byte, error) {
 				lastErr = err
 				continue
 			}
-			return s[:end], nil
+			return s[:end], from, nil
 		}
 	}
-	return nil, lastErr
+	return nil, len(page), lastErr
 }
 
 // jsonField returns the raw JSON value that follows "key": somewhere in page

@@ -21,10 +21,10 @@ type run struct {
 	subsBlocked error
 }
 
-// fail records that source failed. It returns stop when the call must end:
-// the context ended (err is then the error to return), or YouTube blocked
-// the whole site (rate limit, captcha, robot check, consent wall), in which
-// case further requests would be refused too.
+// fail records that source failed. It returns stop when the call must end,
+// with the error the call returns (nil when items came before): the context
+// ended, or YouTube blocked the whole site (rate limit, captcha, robot check,
+// consent wall), in which case further requests would be refused too.
 func (r *run) fail(ctx context.Context, source string, err error) (stop bool, ret error) {
 	if ctx.Err() != nil {
 		return true, stopped(ctx, r.call)
@@ -41,7 +41,7 @@ func (r *run) fail(ctx context.Context, source string, err error) (stop bool, re
 		}
 		if be.Kind != scrapers.BlockLoginWall {
 			r.call.MarkPartial(fmt.Sprintf("YouTube blocked further requests with a %s", be.Kind))
-			return true, nil
+			return true, r.result()
 		}
 	}
 	return false, nil

@@ -18,13 +18,9 @@ type searchPage struct {
 // parseResultsPage extracts the first page of results from a results page
 // (/results?search_query=...) and the innertube settings that load the next.
 func parseResultsPage(page []byte) (searchPage, innertubeConfig, error) {
-	raw, err := embeddedJSON(page, "ytInitialData")
-	if err != nil {
-		return searchPage{}, innertubeConfig{}, fmt.Errorf("the results page carries no readable ytInitialData: %w; YouTube may have changed its pages", err)
-	}
 	var data any
-	if err := json.Unmarshal(raw, &data); err != nil {
-		return searchPage{}, innertubeConfig{}, fmt.Errorf("the results page's ytInitialData is not valid JSON: %w", err)
+	if err := decodeEmbedded(page, "ytInitialData", &data); err != nil {
+		return searchPage{}, innertubeConfig{}, fmt.Errorf("the results page carries no readable ytInitialData: %w; YouTube may have changed its pages", err)
 	}
 	return extractSearch(data), pageConfig(page), nil
 }

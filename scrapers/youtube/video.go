@@ -1,7 +1,6 @@
 package youtube
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -99,18 +98,8 @@ type watchPage struct {
 // the page carried neither data blob.
 func parseWatchPage(page []byte) (*watchPage, error) {
 	var player, initial any
-	rawPlayer, perr := embeddedJSON(page, "ytInitialPlayerResponse")
-	if perr == nil {
-		if err := json.Unmarshal(rawPlayer, &player); err != nil {
-			return nil, fmt.Errorf("the watch page's ytInitialPlayerResponse is not valid JSON: %w", err)
-		}
-	}
-	rawInitial, ierr := embeddedJSON(page, "ytInitialData")
-	if ierr == nil {
-		if err := json.Unmarshal(rawInitial, &initial); err != nil {
-			return nil, fmt.Errorf("the watch page's ytInitialData is not valid JSON: %w", err)
-		}
-	}
+	perr := decodeEmbedded(page, "ytInitialPlayerResponse", &player)
+	ierr := decodeEmbedded(page, "ytInitialData", &initial)
 	if player == nil && initial == nil {
 		if errors.Is(perr, errNoData) && errors.Is(ierr, errNoData) {
 			return nil, fmt.Errorf("the watch page carries no ytInitialPlayerResponse or ytInitialData (%w); YouTube may have changed its pages", errNoData)
