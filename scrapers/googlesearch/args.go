@@ -1,0 +1,104 @@
+package googlesearch
+
+import (
+	"encoding/json"
+	"net/url"
+	"strconv"
+	"regexp"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/surfsense/pluginhost/scrapers"
+)
+
+// searchArgs are the search tool's arguments (SurfSense's google-search API).
+type searchArgs struct {
+	Queries          []string `json:"queries" jsonschema:"What to search for, 1 to 20 queries, each searched as typed (Google operators such as quotes and -word work)"`
+	MaxPagesPerQuery *int     `json:"max_pages_per_query,omitempty" jsonschema:"Result pages to read per query, 1 to 10 (default 1)"`
+	ResultsPerPage   *int     `json:"results_per_page,omitempty" jsonschema:"Results per page, 1 to 100 (default 10); SearXNG ignores it"`
+	CountryCode      string   `json:"country_code,omitempty" jsonschema:"Two-letter country to search from (Google's gl), e.g. us, de, in"`
+	LanguageCode     string   `json:"language_code,omitempty" jsonschema:"Language of the interface and results (Google's hl), e.g. en, de, pt-BR"`
+	Site             string   `json:"site,omitempty" jsonschema:"Only results from this site, e.g. example.com or example.com/blog"`
+	Start            *int     `json:"start,omitempty" jsonschema:"Offset of the first result, 0 to 990 (default 0): 10 starts at the 11th result"`
+
+	maxPages, perPage, start int
+}
+
+const (
+	maxQueries     = 20
+	maxQueryLength = 2048
+)
+
+var (
+	countryRe  = regexp.MustCompile(`^[A-Za-z]{2}$`)
+	languageRe = regexp.MustCompile(`^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})?$`)
+	siteRe     = regexp.MustCompile(`^(?i)[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)*(?:/[^\s]*)?$`)
+)
+
+func (a *searchArgs) Defaults() {
+	a.CountryCode = strings.TrimSpace(a.CountryCode)
+	a.LanguageCode = strings.TrimSpace(a.LanguageCode)
+	a.Site = strings.TrimSpace(a.Site)
+	if u, err := url.Parse(a.Site); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+		a.Site = strings.TrimSuffix(u.Host+u.EscapedPath(), "/")
+	}
+}
+
+func (a *searchArgs) Validate() error {
+	if err := scrapers.ListLen("queries", a.Queries, 1, maxQueries); err != nil {
+		return err
+	}
+	for i, q := range a.Queries {
+		if len(q) > maxQueryLength {
+			return scrapers.Argf("queries", "entry %d is longer than %d characters", i, maxQueryLength)
+		}
+		a.Queries[i] = strings.TrimSpace(q)
+	}
+	var err error
+	if a.maxPages, err = scrapers.IntArg("max_pages_per_query", a.MaxPagesPerQuery, 1, 10, 1); err != nil {
+		return err
+	}
+	if a.perPage, err = scrapers.IntArg("results_per_page", a.ResultsPerPage, 1, 100, 10); err != nil {
+		return err
+	}
+	if a.start, err = scrapers.IntArg("start", a.Start, 0, 990, 0); err != nil {
+		return err
+	}
+	if a.CountryCode != "" && !countryRe.MatchString(a.CountryCode) {
+		return scrapers.Argf("country_code", "must be a two-letter country code such as us or de, got %q", a.CountryCode)
+	}
+	if a.LanguageCode != "" && !languageRe.MatchString(a.LanguageCode) {
+		return scrapers.Argf("language_code", "must be a language code such as en, de or pt-BR, got %q", a.LanguageCode)
+	}
+	if a.Site != "" && (len(a.Site) > 253 || !siteRe.MatchString(a.Site)) {
+		return scrapers.Argf("site", "must be a host name such as example.com, optionally with a path, got %q", a.Site)
+	}
+	return nil
+}
+
+// query is the text sent to the providers: the site restriction included.
+func (a *searchArgs) query(q string) string {
+	if a.Site == "" {
+		return q
+	}
+	return "site:" + a.Site + " " + q
+}
+
+func schema(s *jsonschema.Schema) {
+	p := s.Properties
+	p["queries"].MinItems, p["queries"].MaxItems = ptr(1), ptr(maxQueries)
+	p["queries"].Items.MinLength, p["queries"].Items.MaxLength = ptr(1), ptr(maxQueryLength)
+	setRange(p["max_pages_per_query"], 1, 10, 1)
+	setRange(p["results_per_page"], 1, 100, 10)
+	setRange(p["start"], 0, 990, 0)
+	p["country_code"].Pattern = countryRe.String()
+	p["language_code"].Pattern = languageRe.String()
+}
+
+func setRange(s *jsonschema.Schema, lo, hi, def int) {
+	s.Minimum, s.Maximum = ptr(float64(lo)), ptr(float64(hi))
+	s.Default = json.RawMessage(strconv.Itoa(def))
+}
+
+func ptr[T any](v T) *T { return &v }
