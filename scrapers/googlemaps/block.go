@@ -2,14 +2,15 @@ package googlemaps
 
 import (
 	"bytes"
-	"net/http"
 	"strings"
 
 	"github.com/surfsense/pluginhost/scrapers"
 )
 
 // detectBlock says whether Google answered with its "unusual traffic" page
-// (/sorry/, reCAPTCHA) or its cookie-consent wall instead of Maps data.
+// (/sorry/, reCAPTCHA) or its cookie-consent wall instead of Maps data. A
+// bare 429 is left to the fetcher, which retries it; one that persists
+// becomes a rate-limit block in run.failed.
 func detectBlock(r *scrapers.Response) *scrapers.BlockedError {
 	blocked := func(kind string) *scrapers.BlockedError {
 		return &scrapers.BlockedError{Site: "Google Maps", Kind: kind, URL: r.Request.URL}
@@ -33,9 +34,6 @@ func detectBlock(r *scrapers.Response) *scrapers.BlockedError {
 	}
 	if bytes.Contains(body, []byte(`action="https://consent.google.`)) {
 		return blocked(scrapers.BlockConsentWall)
-	}
-	if r.StatusCode == http.StatusTooManyRequests {
-		return blocked(scrapers.BlockRateLimited)
 	}
 	return nil
 }

@@ -326,7 +326,7 @@ func TestDetectBlock(t *testing.T) {
 		{"sorry page in place", resp(200, "https://www.google.com/maps/place/x", sorry), scrapers.BlockCaptcha},
 		{"consent redirect", resp(200, "https://consent.google.com/ml?continue=x", "<html></html>"), scrapers.BlockConsentWall},
 		{"consent page", resp(200, "https://www.google.com/maps/place/x", string(testdata(t, "consent.html"))), scrapers.BlockConsentWall},
-		{"rate limited", resp(429, "https://www.google.com/maps/rpc/listugcposts", "busy"), scrapers.BlockRateLimited},
+		{"429 is left to the fetcher's retries", resp(429, "https://www.google.com/maps/rpc/listugcposts", "busy"), ""},
 		{"place page", resp(200, "https://www.google.com/maps/place/x", string(testdata(t, "place-page.html"))), ""},
 		{"json answer mentioning sorry", resp(200, "https://www.google.com/search", ")]}'\n[\"detected unusual traffic\"]"), ""},
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
 
@@ -234,6 +235,7 @@ func (r *run) failed(ctx context.Context, src string, err error) (bool, error) {
 	if ctx.Err() != nil {
 		return true, stopped(ctx)
 	}
+	err = rateLimited(err)
 	var be *scrapers.BlockedError
 	if errors.As(err, &be) {
 		if r.items == 0 {
@@ -261,6 +263,16 @@ func (r *run) finish() error {
 		return r.firstErr
 	}
 	return nil
+}
+
+// rateLimited turns a 429 that outlasted the fetcher's retries into the
+// rate-limit block it is.
+func rateLimited(err error) error {
+	var se *scrapers.SiteError
+	if errors.As(err, &se) && se.Status == http.StatusTooManyRequests {
+		return &scrapers.BlockedError{Site: "Google Maps", Kind: scrapers.BlockRateLimited, URL: se.URL}
+	}
+	return err
 }
 
 // stopped is the error of a call whose context ended (deadline or cancel),

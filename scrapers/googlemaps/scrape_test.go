@@ -90,6 +90,8 @@ func (s *mapsStandIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Write(testdata(s.t, "sorry.html"))
 	case r.URL.Path == "/maps/place/Kipriakon":
 		w.Write(placePage(s.t, realFixture(s.t, "googlemaps/place-raw.json")))
+	case r.URL.Path == "/maps/place/Busy":
+		http.Error(w, "slow down", http.StatusTooManyRequests)
 	case r.URL.Path == "/maps/place/Consent":
 		w.Write(testdata(s.t, "consent.html"))
 	case r.URL.Path == "/maps/place/Harbour+Bakery" || r.URL.Path == "/maps/place/Harbour Bakery":
@@ -245,6 +247,7 @@ func TestBlocks(t *testing.T) {
 		{"scrape", `{"search_queries":["blocked"]}`, scrapers.BlockCaptcha},
 		{"scrape", `{"urls":["https://www.google.com/maps/place/Consent"]}`, scrapers.BlockConsentWall},
 		{"reviews", `{"place_ids":["0xdead:0xbeef"]}`, scrapers.BlockCaptcha},
+		{"scrape", `{"urls":["https://www.google.com/maps/place/Busy"]}`, scrapers.BlockRateLimited},
 	} {
 		_, err := runTool(t, p, c.tool, c.args, 10*time.Second)
 		var be *scrapers.BlockedError

@@ -2,7 +2,6 @@ package tiktok
 
 import (
 	"bytes"
-	"net/http"
 	"strings"
 
 	"github.com/surfsense/pluginhost/scrapers"
@@ -26,8 +25,9 @@ var dataMarkers = [][]byte{
 	[]byte(`"itemList"`),
 }
 
-// detectBlock says whether TikTok answered with a captcha, a login wall or a
-// rate limit instead of content.
+// detectBlock says whether TikTok answered with a captcha or a login wall
+// instead of content. A 429 is left to the fetcher, which retries it; one
+// that persists becomes a rate-limit block in run.failed.
 func detectBlock(r *scrapers.Response) *scrapers.BlockedError {
 	blocked := func(kind string) *scrapers.BlockedError {
 		return &scrapers.BlockedError{Site: "TikTok", Kind: kind, URL: r.Request.URL}
@@ -37,9 +37,6 @@ func detectBlock(r *scrapers.Response) *scrapers.BlockedError {
 		if strings.HasPrefix(p, "/login") || strings.HasPrefix(p, "/signup") {
 			return blocked(scrapers.BlockLoginWall)
 		}
-	}
-	if r.StatusCode == http.StatusTooManyRequests {
-		return blocked(scrapers.BlockRateLimited)
 	}
 	for _, m := range dataMarkers {
 		if bytes.Contains(r.Body, m) {

@@ -214,7 +214,7 @@ func TestDetectBlock(t *testing.T) {
 	}{
 		{"verify page", resp(200, "https://www.tiktok.com/@x", string(testdata(t, "verify.html"))), scrapers.BlockCaptcha},
 		{"login redirect", resp(200, "https://www.tiktok.com/login?redirect_url=x", "<html></html>"), scrapers.BlockLoginWall},
-		{"rate limited", resp(429, "https://www.tiktok.com/@x", ""), scrapers.BlockRateLimited},
+		{"429 is left to the fetcher's retries", resp(429, "https://www.tiktok.com/@x", ""), ""},
 		{"api verify", resp(200, "https://www.tiktok.com/api/post/item_list/", `{"code":"10000","from":"","type":"verify","version":"","region":"va1"}`), scrapers.BlockCaptcha},
 		{"video page", resp(200, "https://www.tiktok.com/@x/video/1", string(testdata(t, "video.html"))), ""},
 		{"data page mentioning captcha", resp(200, "https://www.tiktok.com/@x", `<script>var c="captcha_verify_container"</script>`+string(testdata(t, "profile.html"))), ""},

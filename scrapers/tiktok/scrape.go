@@ -140,7 +140,7 @@ func (s *scraper) list(ctx context.Context, r *run, path string, q url.Values, s
 			return stopped(ctx)
 		}
 		var be *scrapers.BlockedError
-		if errors.As(err, &be) {
+		if err = rateLimited(err); errors.As(err, &be) {
 			return err
 		}
 		// The page itself was read; a list that cannot be read makes the
@@ -174,6 +174,7 @@ func (r *run) failed(ctx context.Context, src string, err error) (bool, error) {
 	if ctx.Err() != nil {
 		return true, stopped(ctx)
 	}
+	err = rateLimited(err)
 	var be *scrapers.BlockedError
 	if errors.As(err, &be) {
 		if r.items == 0 {
@@ -201,6 +202,16 @@ func (r *run) finish() error {
 		return r.firstErr
 	}
 	return nil
+}
+
+// rateLimited turns a 429 that outlasted the fetcher's retries into the
+// rate-limit block it is.
+func rateLimited(err error) error {
+	var se *scrapers.SiteError
+	if errors.As(err, &se) && se.Status == http.StatusTooManyRequests {
+		return &scrapers.BlockedError{Site: "TikTok", Kind: scrapers.BlockRateLimited, URL: se.URL}
+	}
+	return err
 }
 
 // stopped is the error of a call whose context ended (deadline or cancel),

@@ -55,6 +55,9 @@ func (s *standIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(`<html><body>Log in to TikTok</body></html>`))
 	case r.URL.Path == "/@captcha" || r.URL.Path == "/tag/captcha":
 		w.Write(testdata(s.t, "verify.html"))
+	case r.URL.Path == "/@busy":
+		w.Header().Set("Retry-After", "0")
+		http.Error(w, "slow down", http.StatusTooManyRequests)
 	case r.URL.Path == "/@gone":
 		http.Error(w, "not here", http.StatusNotFound)
 	case r.URL.Path == "/tag/bread":
@@ -190,6 +193,7 @@ func TestScrapeBlocks(t *testing.T) {
 	for name, c := range map[string]struct{ args, kind string }{
 		"captcha":    {`{"profiles":["captcha"]}`, scrapers.BlockCaptcha},
 		"login wall": {`{"profiles":["walled"]}`, scrapers.BlockLoginWall},
+		"rate limit": {`{"profiles":["busy"]}`, scrapers.BlockRateLimited},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := runTool(t, p, "scrape", c.args, 10*time.Second)
