@@ -133,8 +133,8 @@ func organicResults(doc *goquery.Document) []Organic {
 }
 
 // resultURL turns a result link into the page it leads to: /url?q= and
-// /url?url= redirects are unwrapped; Google's own search links, ads and
-// anything not http(s) are not results.
+// /url?url= redirects are unwrapped; relative links (Google's own pages),
+// Google's search and ad links and anything not http(s) are not results.
 func resultURL(href string) string {
 	u, err := url.Parse(strings.TrimSpace(href))
 	if err != nil {
@@ -151,10 +151,7 @@ func resultURL(href string) string {
 		}
 	}
 	if !u.IsAbs() {
-		u = googleOrigin.ResolveReference(u)
-		if u.Path == "/search" || strings.HasPrefix(u.Path, "/aclk") || u.Path == "/url" {
-			return ""
-		}
+		return "" // Google's own pages (/search, /aclk ads, #): results link out
 	}
 	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
 		return ""
