@@ -399,7 +399,7 @@ func TestConnectCustomSignIn(t *testing.T) {
 	cases := []struct {
 		name      string
 		challenge func(as *authServer, s *standIn) string // WWW-Authenticate
-		origin    bool                                     // the server's origin is its own authorization server
+		origin    bool                                    // the server's origin is its own authorization server
 		token     string
 		status    int // 0: a sign-in
 		code      string
