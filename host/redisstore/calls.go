@@ -315,8 +315,12 @@ func (s *Store) subscribeLoop() {
 			return
 		}
 		if err != nil {
+			if !isTimeoutErr(err) {
+				s.subNow.Store(false)
+			}
 			if isTimeoutErr(err) {
 				if pinged { // no answer to the last ping: the connection is dead
+					s.subNow.Store(false)
 					_ = ps.Close()
 					if ps = subscribe(); ps == nil {
 						return
@@ -336,6 +340,7 @@ func (s *Store) subscribeLoop() {
 		switch m := msg.(type) {
 		case *redis.Subscription:
 			if m.Kind == "subscribe" && m.Count == 2 {
+				s.subNow.Store(true)
 				once.Do(func() { close(s.subscribed) })
 			}
 		case *redis.Message:

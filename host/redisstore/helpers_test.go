@@ -99,8 +99,8 @@ func startSlow(t testing.TB, r interface {
 			return
 		}
 		time.Sleep(endAfter)
-		done()
 		close(c.ended)
+		done()
 	}()
 	return c
 }

@@ -104,6 +104,7 @@ type Store struct {
 	waiters map[calls.Key]map[chan struct{}]struct{}
 
 	subscribed chan struct{} // closed once the cancel channels are subscribed
+	subNow     atomic.Bool   // the subscription is live now
 	psMu       sync.Mutex
 	ps         *redis.PubSub // the current subscription; Close closes it
 
@@ -266,14 +267,18 @@ func (s *Store) Close() error {
 
 // Health is the state of Redis as this replica sees it.
 type Health struct {
-	Up        bool      // the last command or probe succeeded
-	LastError string    // the last error from Redis, "" when none yet
-	Since     time.Time // when Up last changed
+	Up         bool      // the last command or probe succeeded
+	Subscribed bool      // cancels from other replicas reach this one
+	LastError  string    // the last error from Redis, "" when none yet
+	Since      time.Time // when Up last changed
 }
+
+// OK reports whether Redis answers and the cancel channel is subscribed.
+func (h Health) OK() bool { return h.Up && h.Subscribed }
 
 // Status is "ok" or "degraded", the words /readyz uses.
 func (h Health) Status() string {
-	if h.Up {
+	if h.OK() {
 		return "ok"
 	}
 	return "degraded"
@@ -284,7 +289,7 @@ func (h Health) Status() string {
 func (s *Store) Health() Health {
 	s.hmu.Lock()
 	defer s.hmu.Unlock()
-	return Health{Up: s.up.Load(), LastError: s.lastErr, Since: s.since}
+	return Health{Up: s.up.Load(), Subscribed: s.subNow.Load(), LastError: s.lastErr, Since: s.since}
 }
 
 // errDegraded is returned, wrapped, by commands skipped while Redis is
