@@ -19,8 +19,8 @@ import (
 	"path/filepath"
 	"runtime"
 
-	protocommon "github.com/sigstore/protobuf-specs/gen/pb-go/common/v1"
 	protobundle "github.com/sigstore/protobuf-specs/gen/pb-go/bundle/v1"
+	protocommon "github.com/sigstore/protobuf-specs/gen/pb-go/common/v1"
 	"github.com/sigstore/sigstore-go/pkg/sign"
 	"github.com/sigstore/sigstore/pkg/signature"
 	"google.golang.org/protobuf/encoding/protojson"
