@@ -260,4 +260,3 @@ func tail(path string) string {
 	}
 	return strings.TrimSpace(string(b))
 }
-
