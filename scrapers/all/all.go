@@ -5,6 +5,7 @@ package all
 import (
 	"github.com/surfsense/pluginhost/scrapers"
 	"github.com/surfsense/pluginhost/scrapers/amazon"
+	"github.com/surfsense/pluginhost/scrapers/googlesearch"
 	"github.com/surfsense/pluginhost/scrapers/webcrawl"
 )
 
@@ -15,5 +16,6 @@ type Constructor func(env scrapers.Env) (scrapers.Plugin, error)
 // mounts a plugin whose Unlisted is true only when UNLISTED_PLUGINS names it.
 var Plugins = []Constructor{
 	amazon.New,
+	googlesearch.New,
 	webcrawl.New,
 }

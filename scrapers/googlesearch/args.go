@@ -3,8 +3,8 @@ package googlesearch
 import (
 	"encoding/json"
 	"net/url"
-	"strconv"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"

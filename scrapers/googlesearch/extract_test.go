@@ -245,12 +245,12 @@ func TestDetectBlockOnRealPages(t *testing.T) {
 
 func TestTotalResults(t *testing.T) {
 	for in, want := range map[string]int64{
-		"About 25,150,000,000 results (0.62 seconds)":  25150000000,
-		"Environ 1 230 000 résultats (0,35 secondes)":  1230000,
+		"About 25,150,000,000 results (0.62 seconds)":   25150000000,
+		"Environ 1 230 000 résultats (0,35 secondes)":   1230000,
 		"Ungefähr 1.230.000 Ergebnisse (0,41 Sekunden)": 1230000,
 		"Page 2 of about 4,560 results (0.3 seconds)":   2,
-		"1 result":                                     1,
-		"Etwa 12 Ergebnisse":                           12,
+		"1 result":           1,
+		"Etwa 12 Ergebnisse": 12,
 	} {
 		if got := totalResults(in); got == nil || *got != want {
 			t.Errorf("totalResults(%q) = %v, want %d", in, got, want)
@@ -265,18 +265,18 @@ func TestTotalResults(t *testing.T) {
 
 func TestResultURL(t *testing.T) {
 	for in, want := range map[string]string{
-		"https://example.com/a?b=c":                        "https://example.com/a?b=c",
-		"/url?q=https://example.com/x%3Fy%3D1&sa=U":        "https://example.com/x?y=1",
-		"/url?url=https://example.org/&rct=j":              "https://example.org/",
+		"https://example.com/a?b=c":                       "https://example.com/a?b=c",
+		"/url?q=https://example.com/x%3Fy%3D1&sa=U":       "https://example.com/x?y=1",
+		"/url?url=https://example.org/&rct=j":             "https://example.org/",
 		"https://www.google.com/url?q=https://a.example/": "https://a.example/",
-		"/search?q=next&start=10":                          "",
-		"https://www.google.com/search?q=x":                "",
-		"/aclk?sa=l&adurl=x":                               "",
-		"javascript:void(0)":                               "",
-		"#":                                                "",
-		"/url?q=javascript:alert(1)":                       "",
-		"https://maps.google.com/":                         "https://maps.google.com/",
-		"mailto:a@example.com":                             "",
+		"/search?q=next&start=10":                         "",
+		"https://www.google.com/search?q=x":               "",
+		"/aclk?sa=l&adurl=x":                              "",
+		"javascript:void(0)":                              "",
+		"#":                                               "",
+		"/url?q=javascript:alert(1)":                      "",
+		"https://maps.google.com/":                        "https://maps.google.com/",
+		"mailto:a@example.com":                            "",
 	} {
 		if got := resultURL(in); got != want {
 			t.Errorf("resultURL(%q) = %q, want %q", in, got, want)

@@ -25,8 +25,8 @@ type standIn struct {
 	mu       sync.Mutex
 	requests []*http.Request
 	count    atomic.Int32
-	perPage  int                                       // results on a page (default 10)
-	lastPage int                                       // pages with results (default 10)
+	perPage  int                                               // results on a page (default 10)
+	lastPage int                                               // pages with results (default 10)
 	handle   func(w http.ResponseWriter, r *http.Request) bool // true when it answered
 }
 
