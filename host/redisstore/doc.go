@@ -2,10 +2,11 @@
 // (go-redis v9): license verdicts, the thread registry with cancel fan-out,
 // rate limits and concurrency slots, and stored large results.
 //
-// One [Store] per replica holds one client and offers the four stores the
-// host uses: [Store.Licenses] (license.Store), [Store.Calls]
-// (calls.Registry), [Store.Results] (results.Store) and [Store.Limiter]
-// (ratelimit.Limiter).
+// One [Store] per replica holds one client and offers the stores the host
+// uses: [Store.Licenses] (license.Store), [Store.Calls] (calls.Registry),
+// [Store.Results] (results.Store), [Store.Limiter] (ratelimit.Limiter) and
+// [Store.SeenStates] (oauthpage.SeenStates); [Store.Check] is the form of
+// [Store.Health] that host.Stores.Health takes.
 //
 // # Keys
 //
@@ -18,6 +19,7 @@
 //	rl:<hash>:<plugin>         calls in the last minute: sorted set scored by time
 //	conc:<hash>                calls in flight for MAX_CONCURRENT_CALLS: sorted set scored by expiry
 //	res:<result id>            a stored result and its owner's hash (JSON), 24 h
+//	oauth-state:<sha256>       an OAuth callback state already used, 10 min
 //	cancel, ended              pub/sub channels of the thread registry
 //
 // Times inside Redis come from Redis (TIME in Lua scripts), so the replicas'
@@ -56,6 +58,8 @@
 //     looks in Redis first, then in memory, so a result stored during the
 //     fault is readable from the replica that stored it, for 24 hours or
 //     until it restarts.
+//   - OAuth states: this replica's memory, so a callback link works once
+//     per replica during the fault (the app accepts a state only once).
 //
 // A cancel or an ended call announced while a replica's subscription was cut
 // off is not replayed: the canceller then reports those calls as still

@@ -20,6 +20,7 @@ import (
 	"github.com/surfsense/pluginhost/host/ratelimit"
 	"github.com/surfsense/pluginhost/host/results"
 	"github.com/surfsense/pluginhost/license"
+	"github.com/surfsense/pluginhost/oauthpage"
 )
 
 // Defaults of [Options].
@@ -89,10 +90,11 @@ type Store struct {
 	beatNow chan struct{} // asks the heartbeat loop to run at once
 
 	// in-memory fallbacks
-	licMem license.MemoryStore
-	calMem calls.Memory
-	resMem results.Memory
-	rlMem  ratelimit.Memory
+	licMem  license.MemoryStore
+	calMem  calls.Memory
+	resMem  results.Memory
+	rlMem   ratelimit.Memory
+	seenMem oauthpage.MemorySeen
 
 	// this replica's registrations, refreshed by heartbeats
 	regMu   sync.Mutex
