@@ -1,0 +1,130 @@
+package googlesearch_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/surfsense/pluginhost/host/hosttest"
+	"github.com/surfsense/pluginhost/scrapers/all"
+	"github.com/surfsense/pluginhost/scrapers/googlesearch"
+)
+
+// TestEndToEnd calls the search tool through a real host (license, MCP over
+// HTTP, the official client) with Google and SearXNG replaced by stand-ins.
+func TestEndToEnd(t *testing.T) {
+	google := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query().Get("q")
+		switch {
+		case strings.HasPrefix(r.URL.Path, "/sorry/"):
+			w.WriteHeader(http.StatusTooManyRequests)
+			fmt.Fprint(w, `<html><body><form id="captcha-form" action="index"></form></body></html>`)
+		case q == "blocked" || q == "fallback":
+			http.Redirect(w, r, "/sorry/index?continue=x", http.StatusFound)
+		default:
+			fmt.Fprintf(w, `<html><body><div id="search"><div id="result-stats">About 2 results</div><div id="rso">
+<div class="g"><a href="https://example.com/one"><h3>One about %[1]s</h3><cite>example.com</cite></a><div class="VwiC3b">First result.</div></div>
+<div class="g"><a href="/url?q=https://example.org/two&amp;sa=U"><h3>Two about %[1]s</h3></a><div class="VwiC3b">Second result.</div></div>
+</div></div></body></html>`, q)
+		}
+	}))
+	defer google.Close()
+	searx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `{"query":%q,"results":[{"url":"https://searx.example/r","title":"From SearXNG","content":"c"}],"suggestions":[],"unresponsive_engines":[]}`, r.URL.Query().Get("q"))
+	}))
+	defer searx.Close()
+
+	ctx := context.Background()
+	connect := func(env map[string]string) *mcp.ClientSession {
+		h := hosttest.Start(t, hosttest.Options{Plugins: []all.Constructor{googlesearch.New}, Env: env})
+		return h.Connect(t, "google-search", "test-license", nil)
+	}
+	cs := connect(map[string]string{"GOOGLE_SEARCH_BASE_URL": google.URL})
+
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var search *mcp.Tool
+	for _, tool := range tools.Tools {
+		if tool.Name == "search" {
+			search = tool
+		}
+	}
+	if search == nil || search.Title != "Search Google" {
+		t.Fatalf("no search tool titled Search Google among %d tools", len(tools.Tools))
+	}
+	if a := search.Annotations; a == nil || !a.ReadOnlyHint {
+		t.Errorf("annotations %+v", a)
+	}
+
+	var page struct {
+		Items           []map[string]any `json:"items"`
+		Partial         bool             `json:"partial"`
+		ResultsProvider string           `json:"results_provider"`
+	}
+	call := func(cs *mcp.ClientSession, args map[string]any) (*mcp.CallToolResult, string) {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search", Arguments: args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res, text(res)
+	}
+
+	res, body := call(cs, map[string]any{"queries": []string{"golang"}})
+	if res.IsError {
+		t.Fatalf("tool error: %s", body)
+	}
+	if err := json.Unmarshal([]byte(body), &page); err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Items) != 1 || page.Partial || page.ResultsProvider != "google" {
+		t.Fatalf("result: %s", body)
+	}
+	organic, _ := page.Items[0]["organic_results"].([]any)
+	if len(organic) != 2 || page.Items[0]["results_provider"] != "google" || !strings.HasPrefix(page.Items[0]["url"].(string), "https://www.google.com/search?") {
+		t.Fatalf("item: %v", page.Items[0])
+	}
+	if second, _ := organic[1].(map[string]any); second["url"] != "https://example.org/two" {
+		t.Errorf("a /url?q= link was not unwrapped: %v", second)
+	}
+
+	res, body = call(cs, map[string]any{"queries": []string{"blocked"}})
+	if !res.IsError || !strings.Contains(body, "Google") || !strings.Contains(body, "captcha") {
+		t.Errorf("blocked call: error %v, %q", res.IsError, body)
+	}
+
+	res, body = call(cs, map[string]any{"queries": []string{"x"}, "max_pages_per_query": 11})
+	if !res.IsError || !strings.Contains(body, "max_pages_per_query") {
+		t.Errorf("bad argument: error %v, %q", res.IsError, body)
+	}
+
+	withFallback := connect(map[string]string{"GOOGLE_SEARCH_BASE_URL": google.URL, "SEARXNG_URL": searx.URL})
+	res, body = call(withFallback, map[string]any{"queries": []string{"fallback"}})
+	if res.IsError {
+		t.Fatalf("fallback: %s", body)
+	}
+	page.Items, page.ResultsProvider = nil, ""
+	if err := json.Unmarshal([]byte(body), &page); err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Items) != 1 || page.ResultsProvider != "searxng" || page.Items[0]["results_provider"] != "searxng" {
+		t.Fatalf("fallback result: %s", body)
+	}
+}
+
+func text(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
