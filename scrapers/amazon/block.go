@@ -40,9 +40,6 @@ func detectBlock(r *scrapers.Response) *scrapers.BlockedError {
 			}
 		}
 	}
-	if r.StatusCode == http.StatusTooManyRequests {
-		return &scrapers.BlockedError{Site: siteName, Kind: scrapers.BlockRateLimited, URL: requestURL(r)}
-	}
 	return nil
 }
 

@@ -18,7 +18,7 @@ func TestDetectBlock(t *testing.T) {
 		{"captcha 503", 503, testdata(t, "captcha.html"), scrapers.BlockCaptcha},
 		{"dogs 503", 503, testdata(t, "dogs-503.html"), scrapers.BlockRateLimited},
 		{"dogs on a 404 are a missing page", 404, testdata(t, "dogs-503.html"), ""},
-		{"429", 429, []byte("slow down"), scrapers.BlockRateLimited},
+		{"a 429 is retried by the fetcher, not a block page", 429, []byte("slow down"), ""},
 		{"product", 200, testdata(t, "product.html"), ""},
 		{"search", 200, testdata(t, "search.html"), ""},
 		{"plain 503", 503, []byte("Service Unavailable"), ""},
