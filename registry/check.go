@@ -246,7 +246,7 @@ func (c *checker) entry(i int, raw json.RawMessage) Entry {
 	}
 	if s, ok := f.str("access_note", false); ok {
 		e.AccessNote = s
-		if e.Access != AccessExternal {
+		if e.Access == AccessFree || e.Access == AccessLicense {
 			c.add(label, "access_note", "only for access %q; drop it", AccessExternal)
 		} else {
 			checkText(f.ps, label, "access_note", s, MaxAccessNoteLen, false)
