@@ -12,7 +12,16 @@ type ctxKey int
 
 const (
 	ctxCaller ctxKey = iota
+	ctxRequestDone
 )
+
+// requestDone is the HTTP request's Done channel, carried to the tool handler
+// so that a call whose client went away is cancelled: the MCP SDK runs
+// handlers on a context that outlives the request.
+func requestDone(ctx context.Context) <-chan struct{} {
+	ch, _ := ctx.Value(ctxRequestDone).(<-chan struct{})
+	return ch
+}
 
 // caller is who made a request: the license's hash (never the key), its
 // verdict, and the thread it belongs to.
@@ -63,7 +72,9 @@ func (h *Host) requireLicense(next http.Handler) http.Handler {
 			}
 			c.Thread = vals[0]
 		}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxCaller, c)))
+		ctx := context.WithValue(r.Context(), ctxCaller, c)
+		ctx = context.WithValue(ctx, ctxRequestDone, r.Context().Done())
+		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
 

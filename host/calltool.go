@@ -80,8 +80,17 @@ func (h *Host) toolHandler(p scrapers.Plugin, t scrapers.Tool) mcp.ToolHandler {
 			}()
 			finished <- t.Run(context.WithValue(runCtx, ctxCaller, c), call, req.Params.Arguments)
 		}()
+		gone := requestDone(ctx)
+		if gone != nil {
+			go func() {
+				select {
+				case <-gone:
+					cancel(errClientGone)
+				case <-runCtx.Done():
+				}
+			}()
+		}
 		var runErr error
-		stopped := false
 		tick := time.NewTicker(ProgressInterval)
 		defer tick.Stop()
 	wait:
@@ -92,7 +101,6 @@ func (h *Host) toolHandler(p scrapers.Plugin, t scrapers.Tool) mcp.ToolHandler {
 			case <-tick.C:
 				prog.heartbeat(call.Len())
 			case <-runCtx.Done():
-				stopped = true
 				select {
 				case runErr = <-finished:
 				case <-time.After(stopGrace):
@@ -101,15 +109,14 @@ func (h *Host) toolHandler(p scrapers.Plugin, t scrapers.Tool) mcp.ToolHandler {
 				break wait
 			}
 		}
-		cause := context.Cause(runCtx)
-		if ctx.Err() == nil && !errors.Is(cause, errDeadline) {
-			cause = nil
-		}
-		if stopped && cause == nil {
+		// Why the call stopped early, if it did: the deadline, a cancel by
+		// thread, the drain, or the client leaving.
+		var cause error
+		if runCtx.Err() != nil {
 			cause = context.Cause(runCtx)
-		}
-		if cause == context.Canceled && ctx.Err() != nil && context.Cause(ctx) == context.Canceled {
-			cause = errClientGone // the HTTP request's context ended: the client left
+			if cause == context.Canceled {
+				cause = errClientGone // the SDK's own context ended
+			}
 		}
 		res, outcome := h.shape(ctx, p, t, c, call, runErr, cause)
 		h.metrics.calls.WithLabelValues(p.ID, t.Name, outcome).Inc()

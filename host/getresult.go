@@ -43,7 +43,9 @@ func getResultTool() scrapers.Tool {
 				p.Minimum = &zero
 			}
 		},
-		func(context.Context, *scrapers.Call, getResultArgs) error { return errors.New("get_result is not bound to a host") })
+		func(context.Context, *scrapers.Call, getResultArgs) error {
+			return errors.New("get_result is not bound to a host")
+		})
 }
 
 func (h *Host) bindGetResult(plugin string, t scrapers.Tool) scrapers.Tool {

@@ -128,9 +128,23 @@ func (h *Host) limitCalls(plugin string) func(http.Handler) http.Handler {
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
 			var msg struct {
-				Method string `json:"method"`
+				JSONRPC string          `json:"jsonrpc"`
+				Method  string          `json:"method"`
+				ID      json.RawMessage `json:"id"`
 			}
-			if json.Unmarshal(body, &msg) != nil || msg.Method != "tools/call" {
+			if err := json.Unmarshal(body, &msg); err != nil {
+				next.ServeHTTP(w, r) // the SDK answers a parse error
+				return
+			}
+			if msg.Method == "" {
+				// A stateless server sends clients no requests, so a client
+				// has no response to send: a message without a method is
+				// malformed.
+				writeJSON(w, http.StatusBadRequest, map[string]any{"jsonrpc": "2.0", "id": nil,
+					"error": map[string]any{"code": -32600, "message": "invalid request: a JSON-RPC request needs a method"}})
+				return
+			}
+			if msg.Method != "tools/call" {
 				next.ServeHTTP(w, r)
 				return
 			}
