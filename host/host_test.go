@@ -454,7 +454,9 @@ func TestClientGoneCancelsCall(t *testing.T) {
 	h := hosttest.Start(t, hosttest.Options{Plugins: []all.Constructor{sp.ctor}})
 	cs := h.Connect(t, "slow", "k", nil)
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() { _, _ = cs.CallTool(ctx, &mcp.CallToolParams{Name: "work", Arguments: map[string]any{"items": 1, "wait": true}}) }()
+	go func() {
+		_, _ = cs.CallTool(ctx, &mcp.CallToolParams{Name: "work", Arguments: map[string]any{"items": 1, "wait": true}})
+	}()
 	<-sp.started
 	cancel()
 	deadline := time.Now().Add(5 * time.Second)
