@@ -19,10 +19,13 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/go-chi/chi/v5"
+
 	"github.com/surfsense/pluginhost/host/calls"
 	"github.com/surfsense/pluginhost/host/ratelimit"
 	"github.com/surfsense/pluginhost/host/results"
 	"github.com/surfsense/pluginhost/license"
+	"github.com/surfsense/pluginhost/oauthpage"
 	"github.com/surfsense/pluginhost/scrapers"
 	"github.com/surfsense/pluginhost/scrapers/all"
 )
@@ -34,6 +37,8 @@ type Stores struct {
 	Calls    calls.Registry
 	Results  results.Store
 	Limits   ratelimit.Limiter
+	// OAuthStates remembers used OAuth states (the callback works once).
+	OAuthStates oauthpage.SeenStates
 	// Health reports the shared store's state for /readyz ("ok" or
 	// "degraded: …"); nil when there is none.
 	Health func() (ok bool, detail string)
@@ -49,7 +54,8 @@ type Options struct {
 	Backend license.Backend
 	// Stores overrides the in-memory state (Redis).
 	Stores Stores
-	// Parts are extra routes and readiness parts (registry, OAuth pages).
+	// Parts are routes and readiness parts beside the plugins. Nil builds the
+	// default ones from Config: the OAuth pages and the plugin lists.
 	Parts []Part
 }
 
@@ -59,16 +65,10 @@ type Part interface {
 	// Name is the part's name in /readyz.
 	Name() string
 	// Mount adds the part's routes.
-	Mount(r Router)
+	Mount(r chi.Router)
 	// Status says "ok" or what is degraded; a degraded part keeps the replica
 	// ready (200), as CONTRACTS.md asks.
 	Status() string
-}
-
-// Router is the subset of chi.Router a Part uses.
-type Router interface {
-	Get(pattern string, h http.HandlerFunc)
-	Handle(pattern string, h http.Handler)
 }
 
 // Host is one replica of the plugin host.
@@ -148,6 +148,13 @@ func New(cfg Config, opts Options) (*Host, error) {
 	}
 	if err := h.mountPlugins(ctors); err != nil {
 		return nil, err
+	}
+	if h.parts == nil {
+		parts, err := defaultParts(cfg, log, h.stores)
+		if err != nil {
+			return nil, err
+		}
+		h.parts = parts
 	}
 	h.handler = h.routes()
 	return h, nil

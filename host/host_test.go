@@ -740,3 +740,23 @@ func TestConfigFromEnv(t *testing.T) {
 		}
 	}
 }
+
+func TestOAuthPagesMounted(t *testing.T) {
+	h := hosttest.Start(t, hosttest.Options{Plugins: []all.Constructor{webcrawl.New}, Config: func(c *host.Config) { c.PublicURL = "https://plugins.example.com" }})
+	resp, doc := do(t, mustReq(http.MethodGet, h.URL+"/oauth/client.json"))
+	if resp.StatusCode != 200 || doc["client_id"] != "https://plugins.example.com/oauth/client.json" {
+		t.Fatalf("client.json: %d %v", resp.StatusCode, doc)
+	}
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	r, err := client.Get(h.URL + "/oauth/callback?code=abc&state=43123.nonce_1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Body.Close()
+	if loc := r.Header.Get("Location"); loc != "http://127.0.0.1:43123/plugins/oauth/callback?code=abc&state=43123.nonce_1" {
+		t.Fatalf("callback forwards to %q (status %d)", loc, r.StatusCode)
+	}
+	if resp, idx := do(t, mustReq(http.MethodGet, h.URL+"/")); resp.StatusCode != 200 || idx["plugins"] == nil {
+		t.Fatalf("index: %d %v", resp.StatusCode, idx)
+	}
+}

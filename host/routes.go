@@ -30,6 +30,7 @@ func (h *Host) routes() http.Handler {
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusMethodNotAllowed, refusal{Reason: "method_not_allowed"})
 	})
+	r.Get("/", h.serveIndex)
 	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
@@ -169,4 +170,20 @@ func (h *Host) limitCalls(plugin string) func(http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+// serveIndex says what this server is (the OAuth client document's
+// client_uri points here).
+func (h *Host) serveIndex(w http.ResponseWriter, r *http.Request) {
+	plugins := make([]map[string]string, 0, len(h.plugins))
+	for _, m := range h.plugins {
+		plugins = append(plugins, map[string]string{"id": m.plugin.ID, "name": m.plugin.Name, "mcp": h.cfg.PublicURL + "/" + m.plugin.ID + "/mcp"})
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"name":        "SurfSense plugin host",
+		"description": "SurfSense's own MCP servers (scrapers), license-checked, with the signed plugin registry and the OAuth pages the SurfSense app uses.",
+		"homepage":    "https://www.surfsense.com",
+		"plugins":     plugins,
+		"license":     "send Authorization: License <key> to /<id>/mcp, /license and /cancel",
+	})
 }
