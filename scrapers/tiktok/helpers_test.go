@@ -45,6 +45,12 @@ func realFixture(t testing.TB, rel string) []byte {
 	return b
 }
 
+// readOptional reads a shared fixture, or says why it cannot.
+func readOptional(t testing.TB, rel string) ([]byte, error) {
+	t.Helper()
+	return os.ReadFile(filepath.Join(fixturesDir(t), rel))
+}
+
 func testdata(t testing.TB, name string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", name))
