@@ -298,33 +298,51 @@ func relatedQueries(doc *goquery.Document) []RelatedQuery {
 		out = append(out, RelatedQuery{Query: text, URL: u.String()})
 	}
 	doc.Find(relatedHints).Each(func(_ int, a *goquery.Selection) { add(a) })
-	// By heading: the links in the box that a "Related searches" heading opens.
-	doc.Find("h2, h3, h4, [role=heading], span, div").Each(func(_ int, h *goquery.Selection) {
-		if h.Children().Length() > 1 {
-			return
-		}
-		t := strings.ToLower(clean(h.Text()))
-		match := false
-		for _, p := range relatedHeadings {
-			if strings.HasPrefix(t, p) && len(t) < len(p)+80 {
-				match = true
-			}
-		}
-		if !match || h.Closest("#rhs, .kp-wholepage").Length() > 0 {
-			return
+	// By heading: the links in the box that a "Related searches" heading
+	// opens. The heading is found by its text node, so that no element's
+	// whole text has to be built.
+	for _, n := range headingNodes(doc.Get(0)) {
+		h := goquery.NewDocumentFromNode(n).Selection
+		if h.Closest("#rhs, .kp-wholepage").Length() > 0 {
+			continue
 		}
 		box := h
 		for i := 0; i < 6; i++ {
-			box = box.Parent()
-			if box.Length() == 0 {
-				return
+			if box = box.Parent(); box.Length() == 0 {
+				break
 			}
 			if links := box.Find("a[href*='/search?']"); links.Length() > 0 {
 				links.Each(func(_ int, a *goquery.Selection) { add(a) })
-				return
+				break
 			}
 		}
-	})
+	}
+	return out
+}
+
+// headingNodes are the elements whose first text starts a related-searches
+// heading ("Related searches", "Searches related to …").
+func headingNodes(root *html.Node) []*html.Node {
+	var out []*html.Node
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode && (n.Data == "script" || n.Data == "style") {
+			return
+		}
+		if n.Type == html.TextNode && n.Parent != nil && len(n.Data) < 200 {
+			t := strings.ToLower(clean(n.Data))
+			for _, p := range relatedHeadings {
+				if strings.HasPrefix(t, p) {
+					out = append(out, n.Parent)
+					break
+				}
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(root)
 	return out
 }
 
