@@ -1,0 +1,179 @@
+package walmart
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/surfsense/pluginhost/scrapers"
+)
+
+// Limits of the tools' arguments.
+const (
+	maxList         = 20 // urls, search_terms, item_ids
+	defaultMaxItems = 10 // per search term
+	maxMaxItems     = 100
+	// maxSearchPages bounds the pages read for one term (Walmart offers 25).
+	maxSearchPages = 25
+	// workers is how many product pages one call fetches at once.
+	workers = 4
+)
+
+// ScrapeArgs are the arguments of the scrape tool.
+type ScrapeArgs struct {
+	URLs        []string `json:"urls,omitempty" jsonschema:"Walmart product URLs (https://www.walmart.com/ip/<name>/<item id>), at most 20"`
+	SearchTerms []string `json:"search_terms,omitempty" jsonschema:"Terms to search walmart.com for, at most 20"`
+	MaxItems    *int     `json:"max_items,omitempty" jsonschema:"Search results to return per search term, 1 to 100 (default 10)"`
+
+	maxItems int
+	products []string
+}
+
+// Validate checks the arguments' rules.
+func (a *ScrapeArgs) Validate() error {
+	if len(a.URLs) == 0 && len(a.SearchTerms) == 0 {
+		return scrapers.Argf("urls", "give at least one product URL in urls or one term in search_terms")
+	}
+	if err := scrapers.ListLen("urls", a.URLs, 0, maxList); err != nil {
+		return err
+	}
+	if err := scrapers.ListLen("search_terms", a.SearchTerms, 0, maxList); err != nil {
+		return err
+	}
+	n, err := scrapers.IntArg("max_items", a.MaxItems, 1, maxMaxItems, defaultMaxItems)
+	if err != nil {
+		return err
+	}
+	a.maxItems = n
+	a.products = a.products[:0]
+	for i, raw := range a.URLs {
+		if _, _, ok := productURL(raw, false); !ok {
+			return scrapers.Argf("urls", "entry %d (%q) is not a Walmart product URL; use https://www.walmart.com/ip/<name>/<item id>", i, raw)
+		}
+		a.products = append(a.products, strings.TrimSpace(raw))
+	}
+	return nil
+}
+
+func (s *scraper) scrapeTool() scrapers.Tool {
+	return scrapers.NewTool("scrape", "Scrape Walmart",
+		"Search walmart.com and read product pages. Search results give item id, title, url, price, currency, rating, "+
+			"reviews count, image, seller, availability and sponsored; product pages (urls) add brand, highlights, "+
+			"specifications, images, description and breadcrumbs. Use the reviews tool for customer reviews.",
+		func(sc *jsonschema.Schema) {
+			limit := maxList
+			prop(sc, "urls").MaxItems = &limit
+			prop(sc, "search_terms").MaxItems = &limit
+			mi := prop(sc, "max_items")
+			lo, hi := 1.0, float64(maxMaxItems)
+			mi.Minimum, mi.Maximum, mi.Default = &lo, &hi, json.RawMessage(fmt.Sprint(defaultMaxItems))
+		},
+		s.scrape)
+}
+
+// prop returns the schema of the property name, creating it if inference
+// left it out.
+func prop(s *jsonschema.Schema, name string) *jsonschema.Schema {
+	if s.Properties == nil {
+		s.Properties = map[string]*jsonschema.Schema{}
+	}
+	p := s.Properties[name]
+	if p == nil {
+		p = &jsonschema.Schema{}
+		s.Properties[name] = p
+	}
+	return p
+}
+
+func (s *scraper) scrape(ctx context.Context, call *scrapers.Call, a ScrapeArgs) error {
+	j := newJob(call, len(a.products)+len(a.SearchTerms))
+	j.each(ctx, len(a.products), workers, func(i int) {
+		u := a.products[i]
+		p, err := s.product(ctx, u)
+		if err != nil {
+			j.failed(ctx, u, err)
+		} else {
+			j.add(p)
+		}
+		j.progress("read "+u, true)
+	})
+	for _, term := range a.SearchTerms {
+		if j.stopped(ctx) {
+			break
+		}
+		n := s.search(ctx, j, term, a.maxItems)
+		j.progress(fmt.Sprintf("searched %q: %d results", term, n), true)
+	}
+	return j.finish(ctx)
+}
+
+// product fetches and reads one product page.
+func (s *scraper) product(ctx context.Context, rawURL string) (*Product, error) {
+	resp, err := s.f.Get(ctx, rawURL)
+	if err != nil {
+		return nil, err
+	}
+	p, err := parseProduct(resp.Body, rawURL)
+	if err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// searchURL is the URL of one page of results for term.
+func searchURL(term string, page int) string {
+	return fmt.Sprintf("%s/search?q=%s&page=%d", origin, url.QueryEscape(term), page)
+}
+
+// search reads pages of results for term until it has max distinct items,
+// the results end, or the job stops; it adds the results as it goes and
+// returns how many it added.
+func (s *scraper) search(ctx context.Context, j *job, term string, max int) int {
+	seen := map[string]bool{}
+	pos := 0
+	for page := 1; page <= maxSearchPages && pos < max; page++ {
+		if j.stopped(ctx) {
+			break
+		}
+		u := searchURL(term, page)
+		resp, err := s.f.Get(ctx, u)
+		if err != nil {
+			j.failed(ctx, u, err)
+			break
+		}
+		sp, err := parseSearch(resp.Body)
+		if err == nil && !sp.Results && page == 1 {
+			err = errNoData
+		}
+		if err != nil {
+			if page == 1 || !errors.Is(err, errNoData) {
+				j.failed(ctx, u, fmt.Errorf("reading the results for %q: %w", term, err))
+			}
+			break
+		}
+		added := 0
+		for _, it := range sp.Items {
+			if seen[it.ID] {
+				continue
+			}
+			seen[it.ID] = true
+			pos++
+			added++
+			it.Position, it.SearchTerm = pos, term
+			j.add(&it)
+			if pos >= max {
+				break
+			}
+		}
+		j.progress(fmt.Sprintf("searched %q page %d: %d results so far", term, page, pos), false)
+		if added == 0 || (sp.MaxPage > 0 && page >= sp.MaxPage) {
+			break
+		}
+	}
+	return pos
+}
