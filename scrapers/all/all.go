@@ -5,7 +5,10 @@ package all
 import (
 	"github.com/surfsense/pluginhost/scrapers"
 	"github.com/surfsense/pluginhost/scrapers/amazon"
+	"github.com/surfsense/pluginhost/scrapers/googlemaps"
 	"github.com/surfsense/pluginhost/scrapers/googlesearch"
+	"github.com/surfsense/pluginhost/scrapers/indeed"
+	"github.com/surfsense/pluginhost/scrapers/tiktok"
 	"github.com/surfsense/pluginhost/scrapers/webcrawl"
 )
 
@@ -16,6 +19,9 @@ type Constructor func(env scrapers.Env) (scrapers.Plugin, error)
 // mounts a plugin whose Unlisted is true only when UNLISTED_PLUGINS names it.
 var Plugins = []Constructor{
 	amazon.New,
+	googlemaps.New,
 	googlesearch.New,
+	indeed.New,
+	tiktok.New,
 	webcrawl.New,
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"regexp"
 	"time"
 )
 
@@ -113,10 +112,12 @@ type page struct {
 // errNoData; a scope that carries a TikTok status and no data is a
 // *statusError.
 var (
-	errNoData     = errors.New("the page carries no TikTok data (__UNIVERSAL_DATA_FOR_REHYDRATION__ missing or empty); TikTok may have changed its pages")
-	errEmptyList  = errors.New("TikTok answered the item list with an empty body; it lists videos only to signed browser requests")
-	universalData = regexp.MustCompile(`<script[^>]*\bid=["']?__UNIVERSAL_DATA_FOR_REHYDRATION__["']?[^>]*>`)
+	errNoData    = errors.New("the page carries no TikTok data (__UNIVERSAL_DATA_FOR_REHYDRATION__ missing or empty); TikTok may have changed its pages")
+	errEmptyList = errors.New("TikTok answered the item list with an empty body; it lists videos only to signed browser requests")
 )
+
+// universalDataID is the id of the script TikTok's pages carry their data in.
+var universalDataID = []byte("__UNIVERSAL_DATA_FOR_REHYDRATION__")
 
 // statusError is a TikTok status code in place of data (10204: not found,
 // 10216/10222: private, …).
@@ -141,11 +142,10 @@ func (e *statusError) Error() string {
 
 // defaultScope returns __DEFAULT_SCOPE__ of the page's rehydration script.
 func defaultScope(body []byte) (map[string]any, error) {
-	loc := universalData.FindIndex(body)
-	if loc == nil {
+	rest, ok := scriptText(body, universalDataID)
+	if !ok {
 		return nil, errNoData
 	}
-	rest := body[loc[1]:]
 	end := bytes.Index(rest, []byte("</script"))
 	if end < 0 {
 		return nil, errNoData
@@ -159,6 +159,33 @@ func defaultScope(body []byte) (map[string]any, error) {
 		return nil, errNoData
 	}
 	return scope, nil
+}
+
+// scriptText returns what follows the start tag of the <script> whose id is
+// id (up to the end of body).
+func scriptText(body, id []byte) ([]byte, bool) {
+	for off := 0; off < len(body); {
+		i := bytes.Index(body[off:], id)
+		if i < 0 {
+			return nil, false
+		}
+		i += off
+		off = i + len(id)
+		open := bytes.LastIndex(body[:i], []byte("<script"))
+		if open < 0 || bytes.IndexByte(body[open:i], '>') >= 0 {
+			continue // not inside a <script …> tag
+		}
+		attr := bytes.TrimRight(body[open:i], `"'`)
+		if !bytes.HasSuffix(attr, []byte("id=")) {
+			continue
+		}
+		end := bytes.IndexByte(body[off:], '>')
+		if end < 0 {
+			return nil, false
+		}
+		return body[off+end+1:], true
+	}
+	return nil, false
 }
 
 // parsePage reads a TikTok HTML page. pageURL is where it came from and is

@@ -236,3 +236,23 @@ func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+func TestScriptText(t *testing.T) {
+	for body, want := range map[string]string{
+		`<script id="__UNIVERSAL_DATA_FOR_REHYDRATION__" type="application/json">X</script>`:                           "X</script>",
+		`<script type="application/json" id='__UNIVERSAL_DATA_FOR_REHYDRATION__'>Y`:                                    "Y",
+		`<script id=__UNIVERSAL_DATA_FOR_REHYDRATION__>Z`:                                                              "Z",
+		`<p>__UNIVERSAL_DATA_FOR_REHYDRATION__</p><script id="__UNIVERSAL_DATA_FOR_REHYDRATION__">W`:                   "W",
+		`<script>var a="__UNIVERSAL_DATA_FOR_REHYDRATION__"</script><script id="__UNIVERSAL_DATA_FOR_REHYDRATION__">V`: "V",
+	} {
+		got, ok := scriptText([]byte(body), universalDataID)
+		if !ok || string(got) != want {
+			t.Errorf("scriptText(%q) = %q %v, want %q", body, got, ok, want)
+		}
+	}
+	for _, body := range []string{`no script`, `<script>__UNIVERSAL_DATA_FOR_REHYDRATION__</script>`, `<script data-x="__UNIVERSAL_DATA_FOR_REHYDRATION__">`, `<script id="__UNIVERSAL_DATA_FOR_REHYDRATION__"`} {
+		if got, ok := scriptText([]byte(body), universalDataID); ok {
+			t.Errorf("scriptText(%q) = %q", body, got)
+		}
+	}
+}
