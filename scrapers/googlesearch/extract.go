@@ -47,6 +47,9 @@ type SERP struct {
 	PeopleAlsoAsk []Question
 	// TotalResults is "About N results" when the page shows it.
 	TotalResults *int64
+	// NextStart is the start offset of the next page as the page's own
+	// "Next" link gives it, or -1 when no such link was found.
+	NextStart int
 	// IsResultsPage is false for a page that has none of the marks of a
 	// Google results page (an interstitial, an error page): an empty Organic
 	// then means "not understood", not "no results".
@@ -67,7 +70,7 @@ func Extract(page []byte) (*SERP, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &SERP{Organic: []Organic{}, Related: []RelatedQuery{}, PeopleAlsoAsk: []Question{}}
+	s := &SERP{Organic: []Organic{}, Related: []RelatedQuery{}, PeopleAlsoAsk: []Question{}, NextStart: -1}
 	s.IsResultsPage = doc.Find("#search, #rso, #res, #result-stats, #botstuff, #center_col").Length() > 0 ||
 		doc.Find("#main a[href^='/url?']").Length() > 0 ||
 		doc.Find("form[action='/search'] input[name=q]").Length() > 0
@@ -75,6 +78,7 @@ func Extract(page []byte) (*SERP, error) {
 	s.Related = relatedQueries(doc)
 	s.PeopleAlsoAsk = peopleAlsoAsk(doc)
 	s.TotalResults = totalResults(doc.Find("#result-stats").First().Text())
+	s.NextStart = nextStart(doc)
 	return s, nil
 }
 
@@ -406,6 +410,26 @@ done:
 		return nil
 	}
 	return &n
+}
+
+// nextLinks are the "Next page" / "More results" links of the layouts seen.
+const nextLinks = "a#pnnext, a[aria-label='Next page'], a[aria-label='More results'], a[aria-label='More search results'], a[aria-label='Next']"
+
+// nextStart reads the start offset of the page's own next-page link.
+func nextStart(doc *goquery.Document) int {
+	next := -1
+	doc.Find(nextLinks).EachWithBreak(func(_ int, a *goquery.Selection) bool {
+		u, err := url.Parse(a.AttrOr("href", ""))
+		if err != nil {
+			return true
+		}
+		if n, err := strconv.Atoi(u.Query().Get("start")); err == nil && n > 0 {
+			next = n
+			return false
+		}
+		return true
+	})
+	return next
 }
 
 // clean collapses whitespace.

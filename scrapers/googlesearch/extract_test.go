@@ -110,6 +110,9 @@ func TestExtractDesktopFixture(t *testing.T) {
 	if !s.IsResultsPage {
 		t.Error("not recognised as a results page")
 	}
+	if s.NextStart != 10 {
+		t.Errorf("next start = %d, want 10 from the More results link", s.NextStart)
+	}
 }
 
 func TestExtractNojsFixture(t *testing.T) {
@@ -129,6 +132,9 @@ func TestExtractNojsFixture(t *testing.T) {
 	}
 	if len(s.Related) == 0 || s.Related[0].Query != "www.google search web" {
 		t.Errorf("related queries = %+v", s.Related)
+	}
+	if s.NextStart != 10 {
+		t.Errorf("next start = %d, want 10 from the Next page link", s.NextStart)
 	}
 }
 
@@ -176,6 +182,9 @@ func TestExtractSmallPage(t *testing.T) {
 	}
 	if len(s.Related) != 2 || s.Related[0].Query != "golang generics constraints" || s.Related[1].URL != "https://www.google.com/search?q=golang+generics+example&sa=X" {
 		t.Errorf("related = %+v", s.Related)
+	}
+	if s.NextStart != -1 {
+		t.Errorf("next start = %d; the page has no labelled next link", s.NextStart)
 	}
 	if len(s.PeopleAlsoAsk) != 2 {
 		t.Fatalf("people also ask = %+v", s.PeopleAlsoAsk)

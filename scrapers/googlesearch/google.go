@@ -38,8 +38,8 @@ type googleProvider struct {
 
 func (g *googleProvider) name() string { return "google" }
 
-// searchURL is the public Google URL of one results page.
-func googleSearchURL(a *searchArgs, q string, page int) string {
+// googleSearchURL is the public Google URL of the results page at start.
+func googleSearchURL(a *searchArgs, q string, start int) string {
 	v := url.Values{}
 	v.Set("q", a.query(q))
 	if a.LanguageCode != "" {
@@ -48,7 +48,7 @@ func googleSearchURL(a *searchArgs, q string, page int) string {
 	if a.CountryCode != "" {
 		v.Set("gl", strings.ToLower(a.CountryCode))
 	}
-	if start := a.start + (page-1)*a.perPage; start > 0 {
+	if start > 0 {
 		v.Set("start", strconv.Itoa(start))
 	}
 	if a.perPage != 10 {
@@ -58,8 +58,8 @@ func googleSearchURL(a *searchArgs, q string, page int) string {
 	return "https://www.google.com/search?" + v.Encode()
 }
 
-func (g *googleProvider) search(ctx context.Context, a *searchArgs, q string, page int) (*pageResult, error) {
-	u := googleSearchURL(a, q, page)
+func (g *googleProvider) search(ctx context.Context, a *searchArgs, q string, page, start int) (*pageResult, error) {
+	u := googleSearchURL(a, q, start)
 	req := &scrapers.Request{URL: u}
 	if a.LanguageCode != "" {
 		lang := strings.ReplaceAll(a.LanguageCode, "_", "-")

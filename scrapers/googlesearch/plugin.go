@@ -19,7 +19,9 @@ const pluginID = "google-search"
 // provider is one source of results pages.
 type provider interface {
 	name() string
-	search(ctx context.Context, a *searchArgs, q string, page int) (*pageResult, error)
+	// search reads page (from 1) of q's results, which Google starts at
+	// offset start.
+	search(ctx context.Context, a *searchArgs, q string, page, start int) (*pageResult, error)
 }
 
 type pageResult struct {
@@ -160,23 +162,26 @@ type failure struct {
 }
 
 // query reads up to maxPages pages of q, stopping at a page without results.
+// Each page starts where the previous page's "Next" link says, or one page
+// size further when it has none.
 func (r *runner) query(ctx context.Context, q string) {
+	start := r.args.start
 	for page := 1; page <= r.args.maxPages; page++ {
 		if ctx.Err() != nil {
 			return
 		}
-		res, prov, err := r.page(ctx, q, page)
+		res, prov, err := r.page(ctx, q, page, start)
 		if ctx.Err() != nil {
 			return
 		}
 		if err != nil {
-			r.fail(googleSearchURL(r.args, q, page), err)
+			r.fail(googleSearchURL(r.args, q, start), err)
 			r.progress(q, page, r.args.maxPages-page+1)
 			return
 		}
 		r.add(pageItem{
 			URL: res.url, Query: q, Page: page, ResultsProvider: prov,
-			OrganicResults: offset(res.serp.Organic, r.args.start+(page-1)*r.args.perPage),
+			OrganicResults: offset(res.serp.Organic, start),
 			RelatedQueries: res.serp.Related, PeopleAlsoAsk: res.serp.PeopleAlsoAsk, TotalResults: res.serp.TotalResults,
 		})
 		if len(res.serp.Organic) == 0 {
@@ -184,19 +189,24 @@ func (r *runner) query(ctx context.Context, q string) {
 			return
 		}
 		r.progress(q, page, 1)
+		if res.serp.NextStart > start {
+			start = res.serp.NextStart
+		} else {
+			start += r.args.perPage
+		}
 	}
 }
 
 // page asks the providers in order; one that blocks or fails falls through
 // to the next. When all fail the error holds each one's reason.
-func (r *runner) page(ctx context.Context, q string, page int) (*pageResult, string, error) {
+func (r *runner) page(ctx context.Context, q string, page, start int) (*pageResult, string, error) {
 	var errs []error
 	for _, p := range r.providers {
 		if err := r.blockedBy(p.name()); err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		res, err := p.search(ctx, r.args, q, page)
+		res, err := p.search(ctx, r.args, q, page, start)
 		if err == nil {
 			return res, p.name(), nil
 		}

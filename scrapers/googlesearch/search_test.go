@@ -8,6 +8,7 @@ import (
 	"html"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -45,7 +46,11 @@ func newStandIn(t *testing.T) *standIn {
 			return
 		}
 		start, _ := strconv.Atoi(r.URL.Query().Get("start"))
-		fmt.Fprint(w, resultsPage(r.URL.Query().Get("q"), start, s.perPage, start/max(s.perPage, 1) < s.lastPage))
+		n := s.perPage
+		if num, err := strconv.Atoi(r.URL.Query().Get("num")); err == nil {
+			n = num
+		}
+		fmt.Fprint(w, resultsPage(r.URL.Query().Get("q"), start, n, start/max(n, 1) < s.lastPage))
 	}))
 	t.Cleanup(s.Close)
 	return s
@@ -67,7 +72,11 @@ func resultsPage(q string, start, n int, any bool) string {
 				strings.ReplaceAll(q, " ", "-"), start+i, html.EscapeString(q), start+i+1, html.EscapeString(q), start+i+1)
 		}
 	}
-	b.WriteString(`</div></div><div id="botstuff"><a class="k8XOCe" href="/search?q=` + strings.ReplaceAll(q, " ", "+") + `+more">` + html.EscapeString(q) + ` more</a></div></body></html>`)
+	b.WriteString(`</div></div><div id="botstuff"><a class="k8XOCe" href="/search?q=` + strings.ReplaceAll(q, " ", "+") + `+more">` + html.EscapeString(q) + ` more</a>`)
+	if any {
+		fmt.Fprintf(&b, `<a aria-label="Next page" href="/search?q=%s&amp;start=%d&amp;sa=N">Next</a>`, url.QueryEscape(q), start+n)
+	}
+	b.WriteString(`</div></body></html>`)
 	return b.String()
 }
 
@@ -173,6 +182,26 @@ func TestSearchPagesThroughStart(t *testing.T) {
 	}
 	if out.Meta["results_provider"] != "google" || out.Partial {
 		t.Errorf("meta %v partial %v", out.Meta, out.Partial)
+	}
+}
+
+func TestSearchFollowsTheNextLink(t *testing.T) {
+	g := newStandIn(t)
+	g.perPage = 9 // Google often shows 9 results; its Next link then says start=9
+	tl := tool(t, map[string]string{"GOOGLE_SEARCH_BASE_URL": g.URL})
+	items, _, err := run(t, tl, context.Background(), `{"queries":["nine"],"max_pages_per_query":3}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var starts []string
+	for _, r := range g.seen() {
+		starts = append(starts, r.URL.Query().Get("start"))
+	}
+	if strings.Join(starts, ",") != ",9,18" {
+		t.Fatalf("starts %v, want the Next links' 9 and 18", starts)
+	}
+	if len(items) != 3 || items[2].OrganicResults[0].Position != 19 || items[2].OrganicResults[0].URL != "https://example.com/nine/18" {
+		t.Fatalf("third page = %+v", items[2])
 	}
 }
 

@@ -43,7 +43,8 @@ func newSearxng(env scrapers.Env, raw string) (*searxngProvider, error) {
 	return &searxngProvider{base: u, fetch: f}, nil
 }
 
-// searxngURL is the JSON API URL of one page.
+// searchURL is the JSON API URL of one page: SearXNG pages by number, so
+// start counts in pages of 10.
 func (s *searxngProvider) searchURL(a *searchArgs, q string, page int) string {
 	v := url.Values{}
 	v.Set("q", a.query(q))
@@ -86,7 +87,7 @@ type searxngResult struct {
 	PubDate       string  `json:"pubdate"`
 }
 
-func (s *searxngProvider) search(ctx context.Context, a *searchArgs, q string, page int) (*pageResult, error) {
+func (s *searxngProvider) search(ctx context.Context, a *searchArgs, q string, page, _ int) (*pageResult, error) {
 	u := s.searchURL(a, q, page)
 	resp, err := s.fetch.Do(ctx, &scrapers.Request{URL: u, Header: http.Header{"Accept": {"application/json"}}})
 	if err != nil {
