@@ -44,14 +44,17 @@ func detectBlock(r *scrapers.Response) *scrapers.BlockedError {
 	if r.StatusCode == http.StatusTooManyRequests {
 		return blocked(scrapers.BlockRateLimited)
 	}
+	// Consent and captcha pages are small and carry their forms early; a
+	// content page may be a megabyte, so only its head is searched for them.
 	b := r.Body
+	head := b[:min(len(b), 128<<10)]
 	switch {
-	case bytes.Contains(b, []byte(`action="https://consent.youtube.com/`)),
-		bytes.Contains(b, []byte(`action="https://consent.google.com/`)):
+	case bytes.Contains(head, []byte(`action="https://consent.youtube.com/`)),
+		bytes.Contains(head, []byte(`action="https://consent.google.com/`)):
 		return blocked(scrapers.BlockConsentWall)
-	case bytes.Contains(b, []byte(`action="/das_captcha`)),
-		bytes.Contains(b, []byte(`id="captcha-form"`)),
-		bytes.Contains(b, []byte("Our systems have detected unusual traffic")):
+	case bytes.Contains(head, []byte(`action="/das_captcha`)),
+		bytes.Contains(head, []byte(`id="captcha-form"`)),
+		bytes.Contains(head, []byte("Our systems have detected unusual traffic")):
 		return blocked(scrapers.BlockCaptcha)
 	}
 	if isBotCheck(b) {

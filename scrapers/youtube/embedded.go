@@ -33,7 +33,9 @@ func embeddedJSON(page []byte, name string) ([]byte, error) {
 // decodeEmbedded decodes into v the first assignment to name in page whose
 // value is valid JSON. An earlier mention that only looks like one (inside a
 // string of another blob: "var ytInitialData = {...};" in a description) is
-// passed over.
+// passed over. When v is a struct, a field of an unexpected JSON type is left
+// empty and the rest still decoded (encoding/json's own behaviour); that is
+// not an error here.
 func decodeEmbedded(page []byte, name string, v any) error {
 	var badJSON error
 	for from := 0; ; {
@@ -45,7 +47,8 @@ func decodeEmbedded(page []byte, name string, v any) error {
 			return err
 		}
 		uerr := json.Unmarshal(raw, v)
-		if uerr == nil {
+		var typeErr *json.UnmarshalTypeError
+		if uerr == nil || errors.As(uerr, &typeErr) {
 			return nil
 		}
 		if badJSON == nil {

@@ -370,11 +370,11 @@ func TestChooseTrack(t *testing.T) {
 		found      bool
 	}{
 		{"de", "de", true},
-		{"en", "en-asr", true},     // exact language, auto-generated, before a regional manual track
-		{"en-gb", "en-gb", true},   // case does not matter
-		{"en-US", "en-gb", true},   // same base language, manual first
-		{"pt", "pt-asr", true},     // base language match
-		{"fr", "de", false},        // first manual track
+		{"en", "en-asr", true},   // exact language, auto-generated, before a regional manual track
+		{"en-gb", "en-gb", true}, // case does not matter
+		{"en-US", "en-gb", true}, // same base language, manual first
+		{"pt", "pt-asr", true},   // base language match
+		{"fr", "de", false},      // first manual track
 	}
 	for _, c := range cases {
 		tr, found, ok := chooseTrack(tracks, c.lang)
@@ -403,10 +403,7 @@ func TestTrackURL(t *testing.T) {
 }
 
 func TestDetectBlock(t *testing.T) {
-	mk := func(status int, rawURL string, body []byte) *scrapers.Response {
-		u, _ := url.Parse(rawURL)
-		return &scrapers.Response{Request: &scrapers.Request{URL: rawURL}, URL: u, StatusCode: status, Body: body}
-	}
+	mk := mkResponse
 	cases := []struct {
 		name string
 		r    *scrapers.Response
@@ -447,4 +444,10 @@ func sharedFixtureOrNil(t *testing.T, name string) []byte {
 	var b []byte
 	t.Run("load "+name, func(t *testing.T) { b = sharedFixture(t, name) })
 	return b
+}
+
+// mkResponse builds a fetched response for detectBlock.
+func mkResponse(status int, rawURL string, body []byte) *scrapers.Response {
+	u, _ := url.Parse(rawURL)
+	return &scrapers.Response{Request: &scrapers.Request{URL: rawURL}, URL: u, StatusCode: status, Body: body}
 }

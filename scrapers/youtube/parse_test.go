@@ -146,7 +146,7 @@ func TestVideoID(t *testing.T) {
 		"https://www.youtube.com/embed/GJLlxj_dtq8?start=1":           "GJLlxj_dtq8",
 		"https://www.youtube.com/live/GJLlxj_dtq8":                    "GJLlxj_dtq8",
 		"https://www.youtube-nocookie.com/embed/GJLlxj_dtq8":          "GJLlxj_dtq8",
-		"  GJLlxj_dtq8 ":                                              "GJLlxj_dtq8",
+		"  GJLlxj_dtq8 ": "GJLlxj_dtq8",
 	}
 	for in, want := range good {
 		if got, err := videoID(in, nil); err != nil || got != want {

@@ -97,14 +97,25 @@ type watchPage struct {
 // *unavailableError when YouTube refused to show it, errNoData-wrapped when
 // the page carried neither data blob.
 func parseWatchPage(page []byte) (*watchPage, error) {
-	var player, initial any
-	perr := decodeEmbedded(page, "ytInitialPlayerResponse", &player)
-	ierr := decodeEmbedded(page, "ytInitialData", &initial)
-	if player == nil && initial == nil {
+	// Decoding only the parts used (typed skeletons with generic leaves)
+	// skips the bulk of both blobs: streaming formats, related videos,
+	// overlays, tracking.
+	var ps playerSkeleton
+	var is initialSkeleton
+	perr := decodeEmbedded(page, "ytInitialPlayerResponse", &ps)
+	ierr := decodeEmbedded(page, "ytInitialData", &is)
+	if perr != nil && ierr != nil {
 		if errors.Is(perr, errNoData) && errors.Is(ierr, errNoData) {
 			return nil, fmt.Errorf("the watch page carries no ytInitialPlayerResponse or ytInitialData (%w); YouTube may have changed its pages", errNoData)
 		}
 		return nil, fmt.Errorf("the watch page's data could not be read: %v; %v", perr, ierr)
+	}
+	var player, initial any
+	if perr == nil {
+		player = ps.tree()
+	}
+	if ierr == nil {
+		initial = is.tree()
 	}
 	v, err := extractVideo(player, initial)
 	if err != nil {
@@ -116,6 +127,45 @@ func parseWatchPage(page []byte) (*watchPage, error) {
 		Comments: commentTokensFrom(initial),
 		Config:   pageConfig(page),
 	}, nil
+}
+
+// playerSkeleton is the part of a player response the extractors read.
+type playerSkeleton struct {
+	PlayabilityStatus any `json:"playabilityStatus"`
+	VideoDetails      any `json:"videoDetails"`
+	Microformat       any `json:"microformat"`
+	Captions          any `json:"captions"`
+}
+
+// tree gives the skeleton as the generic tree the extractors walk.
+func (s *playerSkeleton) tree() any {
+	return map[string]any{"playabilityStatus": s.PlayabilityStatus, "videoDetails": s.VideoDetails, "microformat": s.Microformat, "captions": s.Captions}
+}
+
+// initialSkeleton is the part of a watch page's ytInitialData the extractors
+// read: the main column (primary and secondary info, the comment section) and
+// the engagement panels (comment count and sort menu).
+type initialSkeleton struct {
+	Contents struct {
+		TwoColumnWatchNextResults struct {
+			Results struct {
+				Results struct {
+					Contents any `json:"contents"`
+				} `json:"results"`
+			} `json:"results"`
+		} `json:"twoColumnWatchNextResults"`
+	} `json:"contents"`
+	EngagementPanels     any `json:"engagementPanels"`
+	CurrentVideoEndpoint any `json:"currentVideoEndpoint"`
+}
+
+func (s *initialSkeleton) tree() any {
+	return map[string]any{
+		"contents": map[string]any{"twoColumnWatchNextResults": map[string]any{"results": map[string]any{"results": map[string]any{
+			"contents": s.Contents.TwoColumnWatchNextResults.Results.Results.Contents}}}},
+		"engagementPanels":     s.EngagementPanels,
+		"currentVideoEndpoint": s.CurrentVideoEndpoint,
+	}
 }
 
 // extractVideo reads a video from a player response and the watch page's

@@ -1,0 +1,87 @@
+package youtube
+
+import "testing"
+
+// Benchmarks of each extractor on the real pages (skipped when the shared
+// fixtures are absent); the comment and subtitle extractors have no real
+// page in the shared set and run on this package's own fixtures.
+
+func BenchmarkEmbeddedJSONWatchPage(b *testing.B) {
+	page := sharedFixture(b, "watch-page.html")
+	b.ReportAllocs()
+	b.SetBytes(int64(len(page)))
+	for b.Loop() {
+		if _, err := embeddedJSON(page, "ytInitialData"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkParseWatchPage(b *testing.B) {
+	page := sharedFixture(b, "watch-page.html")
+	b.ReportAllocs()
+	b.SetBytes(int64(len(page)))
+	for b.Loop() {
+		if _, err := parseWatchPage(page); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkParseSearchJSON(b *testing.B) {
+	body := sharedFixture(b, "search-videos-test.json")
+	b.ReportAllocs()
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		sp, err := parseSearchJSON(body)
+		if err != nil || len(sp.Videos) == 0 {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkDetectBlockWatchPage(b *testing.B) {
+	page := sharedFixture(b, "watch-page.html")
+	r := mkResponse(200, "https://www.youtube.com/watch?v=GJLlxj_dtq8", page)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(page)))
+	for b.Loop() {
+		if detectBlock(r) != nil {
+			b.Fatal("the watch page was taken for a block")
+		}
+	}
+}
+
+func BenchmarkDetectBlockConsentPage(b *testing.B) {
+	page := sharedFixture(b, "consent-page.html")
+	r := mkResponse(200, "https://www.youtube.com/watch?v=Fx_N4GlwdEM", page)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(page)))
+	for b.Loop() {
+		if detectBlock(r) == nil {
+			b.Fatal("consent page not detected")
+		}
+	}
+}
+
+func BenchmarkExtractComments(b *testing.B) {
+	body := testdata(b, "comments-entity.json")
+	b.ReportAllocs()
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		if cp, err := parseCommentsJSON(body, "Go_pher1234"); err != nil || len(cp.Comments) == 0 {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkParseTimedText(b *testing.B) {
+	body := testdata(b, "timedtext-srv3.xml")
+	b.ReportAllocs()
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		if segs, err := parseTimedText(body); err != nil || len(segs) == 0 {
+			b.Fatal(err)
+		}
+	}
+}
