@@ -10,6 +10,7 @@ import (
 	"github.com/surfsense/pluginhost/scrapers/indeed"
 	"github.com/surfsense/pluginhost/scrapers/tiktok"
 	"github.com/surfsense/pluginhost/scrapers/webcrawl"
+	"github.com/surfsense/pluginhost/scrapers/youtube"
 )
 
 // Constructor builds a plugin from the environment.
@@ -24,4 +25,5 @@ var Plugins = []Constructor{
 	indeed.New,
 	tiktok.New,
 	webcrawl.New,
+	youtube.New,
 }
