@@ -58,6 +58,10 @@ func googleSearchURL(a *searchArgs, q string, start int) string {
 	return "https://www.google.com/search?" + v.Encode()
 }
 
+func (g *googleProvider) searchURL(a *searchArgs, q string, _, start int) string {
+	return googleSearchURL(a, q, start)
+}
+
 func (g *googleProvider) search(ctx context.Context, a *searchArgs, q string, page, start int) (*pageResult, error) {
 	u := googleSearchURL(a, q, start)
 	req := &scrapers.Request{URL: u}

@@ -22,6 +22,8 @@ type provider interface {
 	// search reads page (from 1) of q's results, which Google starts at
 	// offset start.
 	search(ctx context.Context, a *searchArgs, q string, page, start int) (*pageResult, error)
+	// searchURL is the URL that page's item names.
+	searchURL(a *searchArgs, q string, page, start int) string
 }
 
 type pageResult struct {
@@ -175,7 +177,7 @@ func (r *runner) query(ctx context.Context, q string) {
 			return
 		}
 		if err != nil {
-			r.fail(googleSearchURL(r.args, q, start), err)
+			r.fail(r.providers[0].searchURL(r.args, q, page, start), err)
 			r.progress(q, page, r.args.maxPages-page+1)
 			return
 		}

@@ -380,6 +380,24 @@ func TestFailedQueryIsReportedBesideTheOthers(t *testing.T) {
 	}
 }
 
+func TestSearxngRealNewsAnswer(t *testing.T) {
+	body := fixture(t, "searxng/search-news.json")
+	sx, _ := searxStandIn(t, func(w http.ResponseWriter, r *http.Request) { w.Write(body) })
+	tl := tool(t, map[string]string{"SEARXNG_URL": sx.URL, "GOOGLE_SEARCH_PROVIDERS": "searxng"})
+	items, _, err := run(t, tl, context.Background(), `{"queries":["artificial intelligence"]}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) != 1 || len(items[0].OrganicResults) != 10 {
+		t.Fatalf("items = %+v", items)
+	}
+	for _, o := range items[0].OrganicResults {
+		if o.Title == "" || !strings.HasPrefix(o.URL, "https://") {
+			t.Errorf("result %+v", o)
+		}
+	}
+}
+
 func TestSearxngRealAnswer(t *testing.T) {
 	body := fixture(t, "searxng/search-general.json")
 	sx, _ := searxStandIn(t, func(w http.ResponseWriter, r *http.Request) { w.Write(body) })
@@ -409,6 +427,7 @@ func TestSearxngFailuresAreClear(t *testing.T) {
 		}, "brave (Suspended: too many requests), duckduckgo (CAPTCHA)"},
 		{"json disabled", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "Forbidden", http.StatusForbidden) }, "search.formats"},
 		{"not json", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "<html>") }, "not SearXNG's JSON"},
+		{"down", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "x", http.StatusInternalServerError) }, "SearXNG answered HTTP 500"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sx, _ := searxStandIn(t, tc.answer)

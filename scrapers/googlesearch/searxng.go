@@ -45,7 +45,7 @@ func newSearxng(env scrapers.Env, raw string) (*searxngProvider, error) {
 
 // searchURL is the JSON API URL of one page: SearXNG pages by number, so
 // start counts in pages of 10.
-func (s *searxngProvider) searchURL(a *searchArgs, q string, page int) string {
+func (s *searxngProvider) searchURL(a *searchArgs, q string, page, _ int) string {
 	v := url.Values{}
 	v.Set("q", a.query(q))
 	v.Set("format", "json")
@@ -88,7 +88,7 @@ type searxngResult struct {
 }
 
 func (s *searxngProvider) search(ctx context.Context, a *searchArgs, q string, page, _ int) (*pageResult, error) {
-	u := s.searchURL(a, q, page)
+	u := s.searchURL(a, q, page, 0)
 	resp, err := s.fetch.Do(ctx, &scrapers.Request{URL: u, Header: http.Header{"Accept": {"application/json"}}})
 	if err != nil {
 		var se *scrapers.SiteError
