@@ -14,8 +14,3 @@ func doctor(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintln(stderr, "pluginhost doctor: not wired yet")
 	return 2
 }
-
-func bench(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "pluginhost bench: not wired yet")
-	return 2
-}

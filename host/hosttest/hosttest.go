@@ -10,11 +10,11 @@ import (
 	"net/http/httptest"
 	"os"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/surfsense/pluginhost/host"
+	"github.com/surfsense/pluginhost/host/mcpdial"
 	"github.com/surfsense/pluginhost/license"
 	"github.com/surfsense/pluginhost/scrapers/all"
 )
@@ -93,37 +93,5 @@ func (h *Host) Connect(t testing.TB, id, key string, extra http.Header) *mcp.Cli
 // Connect opens an MCP client session to endpoint with the license key and
 // extra headers; copts may set progress handlers.
 func Connect(ctx context.Context, endpoint, key string, extra http.Header, copts *mcp.ClientOptions) (*mcp.ClientSession, error) {
-	hdr := http.Header{}
-	if key != "" {
-		hdr.Set("Authorization", "License "+key)
-	}
-	for k, vs := range extra {
-		hdr[http.CanonicalHeaderKey(k)] = vs
-	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "hosttest", Version: "1"}, copts)
-	tr := &mcp.StreamableClientTransport{
-		Endpoint:             endpoint,
-		HTTPClient:           &http.Client{Transport: HeaderTransport{Header: hdr}, Timeout: 5 * time.Minute},
-		MaxRetries:           -1,
-		DisableStandaloneSSE: true,
-	}
-	return client.Connect(ctx, tr, nil)
-}
-
-// HeaderTransport adds Header to every request.
-type HeaderTransport struct {
-	Header http.Header
-	Base   http.RoundTripper
-}
-
-func (t HeaderTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	for k, vs := range t.Header {
-		r.Header[k] = vs
-	}
-	base := t.Base
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	return base.RoundTrip(r)
+	return mcpdial.Connect(ctx, endpoint, key, extra, copts, nil)
 }

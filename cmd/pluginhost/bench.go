@@ -1,0 +1,39 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/surfsense/pluginhost/host/hostbench"
+)
+
+// bench measures the host in process against a bare MCP server serving the
+// same tool, side by side, and memory with many calls in flight.
+func bench(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o hostbench.Options
+	fs.IntVar(&o.Clients, "clients", 32, "concurrent MCP clients")
+	fs.IntVar(&o.Calls, "calls", 40, "calls per client per measure")
+	fs.IntVar(&o.Rounds, "rounds", 3, "alternating host/bare rounds")
+	fs.IntVar(&o.InFlight, "inflight", 1000, "calls held in flight for the memory measure (-1 skips)")
+	fs.DurationVar(&o.Timeout, "timeout", 10*time.Minute, "the whole run's limit")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if self, err := os.Executable(); err == nil {
+		o.HostCommand = []string{self, "serve"}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if _, err := hostbench.Run(ctx, o, stdout); err != nil {
+		fmt.Fprintf(stderr, "pluginhost bench: %v\n", err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,380 @@
+// Package hostbench measures the plugin host: MCP calls through the host
+// against the same tool on a bare MCP server (no license, registry or call
+// bookkeeping), side by side in one run, and memory with many calls in
+// flight. `pluginhost bench` runs it.
+package hostbench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/surfsense/pluginhost/host"
+	"github.com/surfsense/pluginhost/host/mcpdial"
+	"github.com/surfsense/pluginhost/license"
+	"github.com/surfsense/pluginhost/scrapers"
+	"github.com/surfsense/pluginhost/scrapers/all"
+	"github.com/surfsense/pluginhost/scrapers/webcrawl"
+)
+
+// Options of a run. Zero values take the defaults in brackets.
+type Options struct {
+	Clients  int           // concurrent MCP clients [32]
+	Calls    int           // calls per client per measure [40]
+	Warmup   int           // calls per client before measuring [5]
+	InFlight int           // calls held in flight for the memory measure [1000]; <0 skips it
+	Rounds   int           // alternating host/bare rounds [3]
+	// HostCommand, when set, runs the host for the memory measure in its own
+	// process (the pluginhost binary and its arguments, e.g. [self, "serve"]),
+	// so that its RSS is the host's alone, without the bench's clients.
+	HostCommand []string
+	Timeout  time.Duration // whole run [10m]
+}
+
+func (o *Options) defaults() {
+	if o.Clients <= 0 {
+		o.Clients = 32
+	}
+	if o.Calls <= 0 {
+		o.Calls = 40
+	}
+	if o.Warmup <= 0 {
+		o.Warmup = 5
+	}
+	if o.InFlight == 0 {
+		o.InFlight = 1000
+	}
+	if o.Rounds <= 0 {
+		o.Rounds = 3
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 10 * time.Minute
+	}
+}
+
+// Stats summarise one measure.
+type Stats struct {
+	Calls     int
+	Errors    int
+	Elapsed   time.Duration
+	P50, P99  time.Duration
+	PerSecond float64
+}
+
+func summarise(lat []time.Duration, errors int, elapsed time.Duration) Stats {
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	s := Stats{Calls: len(lat), Errors: errors, Elapsed: elapsed}
+	if len(lat) > 0 {
+		s.P50 = lat[len(lat)*50/100]
+		s.P99 = lat[min(len(lat)-1, len(lat)*99/100)]
+		s.PerSecond = float64(len(lat)) / elapsed.Seconds()
+	}
+	return s
+}
+
+func (s Stats) String() string {
+	return fmt.Sprintf("%6d calls %4d errors %8.0f calls/s  p50 %8s  p99 %8s", s.Calls, s.Errors, s.PerSecond, s.P50.Round(10*time.Microsecond), s.P99.Round(10*time.Microsecond))
+}
+
+// Report is what a run measured.
+type Report struct {
+	HostList, BareList   Stats
+	HostCrawl, BareCrawl Stats
+	CachedCheck          time.Duration // mean of a cached license check
+	InFlight             int
+	InFlightRSS          uint64 // bytes, whole process, with the calls held
+	BaselineRSS          uint64
+}
+
+// Run measures and writes a report to w.
+func Run(ctx context.Context, opts Options, w io.Writer) (Report, error) {
+	opts.defaults()
+	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	defer cancel()
+	var rep Report
+	site := newSite()
+	defer site.Close()
+	page := site.URL + "/page"
+	env := map[string]string{}
+	quiet := slog.New(slog.DiscardHandler)
+
+	cfg := host.Defaults()
+	cfg.License.Backend = "dev"
+	cfg.AllowPrivateNetworks = true
+	cfg.RateLimitPerMinute = 0
+	cfg.MaxConcurrentCalls = 0
+	cfg.Getenv = func(k string) string { return env[k] }
+	// A stand-in Keygen: every key valid; after the first check each call's
+	// license check is answered from the cache, as in production.
+	h, err := host.New(cfg, host.Options{Logger: quiet, Plugins: []all.Constructor{webcrawl.New}, Backend: license.Dev{}})
+	if err != nil {
+		return rep, err
+	}
+	hostSrv := httptest.NewServer(h.Handler())
+	defer hostSrv.Close()
+	bareSrv := httptest.NewServer(bareHandler())
+	defer bareSrv.Close()
+
+	fmt.Fprintf(w, "pluginhost bench: %d clients, %d calls each per measure, %d rounds alternating host and bare, GOMAXPROCS=%d\n",
+		opts.Clients, opts.Calls, opts.Rounds, runtime.GOMAXPROCS(0))
+	hostURL, bareURL := hostSrv.URL+"/web-crawl/mcp", bareSrv.URL+"/mcp"
+	crawlArgs := map[string]any{"start_urls": []string{page}}
+	var hl, bl, hc, bc []time.Duration
+	var hle, ble, hce, bce int
+	var hlt, blt, hct, bct time.Duration
+	for round := 0; round < opts.Rounds; round++ {
+		for _, m := range []struct {
+			url   string
+			tool  string
+			lat   *[]time.Duration
+			errs  *int
+			total *time.Duration
+		}{
+			{hostURL, "", &hl, &hle, &hlt}, {bareURL, "", &bl, &ble, &blt},
+			{hostURL, "crawl", &hc, &hce, &hct}, {bareURL, "crawl", &bc, &bce, &bct},
+		} {
+			lat, errs, elapsed, err := drive(ctx, m.url, m.tool, crawlArgs, opts)
+			if err != nil {
+				return rep, err
+			}
+			*m.lat = append(*m.lat, lat...)
+			*m.errs += errs
+			*m.total += elapsed
+		}
+	}
+	rep.HostList, rep.BareList = summarise(hl, hle, hlt), summarise(bl, ble, blt)
+	rep.HostCrawl, rep.BareCrawl = summarise(hc, hce, hct), summarise(bc, bce, bct)
+	fmt.Fprintf(w, "\ntools/list\n  host  %s\n  bare  %s\n  host/bare p50 %.3f  p99 %.3f  calls/s %.3f\n",
+		rep.HostList, rep.BareList, ratio(rep.HostList.P50, rep.BareList.P50), ratio(rep.HostList.P99, rep.BareList.P99), rep.HostList.PerSecond/rep.BareList.PerSecond)
+	fmt.Fprintf(w, "\nweb-crawl.crawl of one page\n  host  %s\n  bare  %s\n  host/bare p50 %.3f  p99 %.3f  calls/s %.3f\n",
+		rep.HostCrawl, rep.BareCrawl, ratio(rep.HostCrawl.P50, rep.BareCrawl.P50), ratio(rep.HostCrawl.P99, rep.BareCrawl.P99), rep.HostCrawl.PerSecond/rep.BareCrawl.PerSecond)
+
+	// A cached license check, measured directly.
+	ch := h.Checker()
+	ch.Check(ctx, "bench-key")
+	const n = 200000
+	start := time.Now()
+	for i := 0; i < n; i++ {
+		ch.Check(ctx, "bench-key")
+	}
+	rep.CachedCheck = time.Since(start) / n
+	fmt.Fprintf(w, "\ncached license check: %s per check (target ≤ 20µs)\n", rep.CachedCheck)
+
+	if opts.InFlight > 0 {
+		if err := inFlight(ctx, opts, h, hostURL, site, &rep, w); err != nil {
+			return rep, err
+		}
+	}
+	return rep, nil
+}
+
+func ratio(a, b time.Duration) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// drive runs opts.Clients clients, each with its own session, making
+// opts.Calls calls (tools/list when tool is "") after a warm-up.
+func drive(ctx context.Context, endpoint, tool string, args map[string]any, opts Options) ([]time.Duration, int, time.Duration, error) {
+	sessions := make([]*mcp.ClientSession, opts.Clients)
+	for i := range sessions {
+		cs, err := mcpdial.Connect(ctx, endpoint, "bench-key", nil, nil, nil)
+		if err != nil {
+			return nil, 0, 0, fmt.Errorf("connecting to %s: %w", endpoint, err)
+		}
+		sessions[i] = cs
+		defer cs.Close()
+	}
+	one := func(cs *mcp.ClientSession) error {
+		if tool == "" {
+			_, err := cs.ListTools(ctx, nil)
+			return err
+		}
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+		if err == nil && res.IsError {
+			err = fmt.Errorf("tool error: %v", res.Content)
+		}
+		return err
+	}
+	var wg sync.WaitGroup
+	for _, cs := range sessions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < opts.Warmup; i++ {
+				_ = one(cs)
+			}
+		}()
+	}
+	wg.Wait()
+	var mu sync.Mutex
+	lat := make([]time.Duration, 0, opts.Clients*opts.Calls)
+	var errs atomic.Int64
+	start := time.Now()
+	for _, cs := range sessions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			local := make([]time.Duration, 0, opts.Calls)
+			for i := 0; i < opts.Calls; i++ {
+				t0 := time.Now()
+				if err := one(cs); err != nil {
+					errs.Add(1)
+					continue
+				}
+				local = append(local, time.Since(t0))
+			}
+			mu.Lock()
+			lat = append(lat, local...)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return lat, int(errs.Load()), time.Since(start), ctx.Err()
+}
+
+// bareHandler serves web-crawl's crawl tool on a bare SDK server: no
+// license, no call registry, no progress or result bookkeeping.
+func bareHandler() http.Handler {
+	p, _ := webcrawl.New(scrapers.Env{AllowPrivateNetworks: true})
+	t := p.Tools[0]
+	srv := mcp.NewServer(&mcp.Implementation{Name: "bare", Version: "1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		call := scrapers.NewCall(nil)
+		if err := t.Run(ctx, call, req.Params.Arguments); err != nil {
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
+		}
+		out := call.Snapshot()
+		b, _ := json.Marshal(map[string]any{"items": out.Items})
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}, nil
+	})
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true})
+}
+
+// site is the stand-in web site: /page answers at once, /slow holds the
+// request until released.
+type site struct {
+	*httptest.Server
+	held    atomic.Int64
+	release chan struct{}
+}
+
+func newSite() *site {
+	s := &site{release: make(chan struct{})}
+	body := `<!doctype html><html lang="en"><head><title>Bench page</title><meta name="description" content="A page for the bench"></head><body><article><h1>Bench</h1>` +
+		strings.Repeat(`<p>A paragraph of text that the extractor keeps as the page's main content, with a <a href="/next">link</a>.</p>`, 20) + `</article></body></html>`
+	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow" {
+			s.held.Add(1)
+			defer s.held.Add(-1)
+			select {
+			case <-s.release:
+			case <-r.Context().Done():
+			}
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, body)
+	}))
+	s.Server.Config.MaxHeaderBytes = 1 << 16
+	s.Start()
+	return s
+}
+
+// inFlight holds n crawl calls in flight against the slow page and reads the
+// host's resident memory: the host subprocess's when HostCommand is set, else
+// this whole process's (clients included).
+func inFlight(ctx context.Context, opts Options, h *host.Host, endpoint string, s *site, rep *Report, w io.Writer) error {
+	n := opts.InFlight
+	readRSS := func() uint64 { return rss("self") }
+	where := "this process (host and clients together)"
+	inflight := func() int { return h.InFlight() }
+	if len(opts.HostCommand) > 0 {
+		sub, err := startHost(ctx, opts.HostCommand)
+		if err != nil {
+			return err
+		}
+		defer sub.stop()
+		endpoint = sub.url + "/web-crawl/mcp"
+		pid := strconv.Itoa(sub.cmd.Process.Pid)
+		readRSS = func() uint64 { return rss(pid) }
+		where = "the host's own process"
+		inflight = func() int { return -1 }
+	}
+	runtime.GC()
+	rep.BaselineRSS = readRSS()
+	tr := &http.Transport{MaxIdleConnsPerHost: n, MaxConnsPerHost: 0}
+	defer tr.CloseIdleConnections()
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cs, err := mcpdial.Connect(ctx, endpoint, "bench-"+strconv.Itoa(i%50), nil, nil, tr)
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer cs.Close()
+			if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "crawl", Arguments: map[string]any{"start_urls": []string{s.URL + "/slow"}}}); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for s.held.Load() < int64(n) && time.Now().Before(deadline) && ctx.Err() == nil {
+		time.Sleep(20 * time.Millisecond)
+	}
+	rep.InFlight = int(s.held.Load())
+	rep.InFlightRSS = readRSS()
+	fmt.Fprintf(w, "\n%d crawl calls in flight against a slow site: RSS of %s %.1f MB (before: %.1f MB; target < 300 MB)\n",
+		rep.InFlight, where, float64(rep.InFlightRSS)/(1<<20), float64(rep.BaselineRSS)/(1<<20))
+	if n := inflight(); n >= 0 {
+		fmt.Fprintf(w, "  the host counted %d calls in flight\n", n)
+	}
+	close(s.release)
+	wg.Wait()
+	close(errs)
+	failed := 0
+	for range errs {
+		failed++
+	}
+	if failed > 0 {
+		fmt.Fprintf(w, "  %d of the held calls failed\n", failed)
+	}
+	return nil
+}
+
+// rss is a process's resident set size in bytes (Linux), 0 elsewhere.
+func rss(pid string) uint64 {
+	b, err := os.ReadFile("/proc/" + pid + "/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			f := strings.Fields(rest)
+			if len(f) >= 1 {
+				kb, _ := strconv.ParseUint(f[0], 10, 64)
+				return kb * 1024
+			}
+		}
+	}
+	return 0
+}
