@@ -33,16 +33,16 @@ import (
 
 // Options of a run. Zero values take the defaults in brackets.
 type Options struct {
-	Clients  int           // concurrent MCP clients [32]
-	Calls    int           // calls per client per measure [40]
-	Warmup   int           // calls per client before measuring [5]
-	InFlight int           // calls held in flight for the memory measure [1000]; <0 skips it
-	Rounds   int           // alternating host/bare rounds [3]
+	Clients  int // concurrent MCP clients [32]
+	Calls    int // calls per client per measure [40]
+	Warmup   int // calls per client before measuring [5]
+	InFlight int // calls held in flight for the memory measure [1000]; <0 skips it
+	Rounds   int // alternating host/bare rounds [3]
 	// HostCommand, when set, runs the host for the memory measure in its own
 	// process (the pluginhost binary and its arguments, e.g. [self, "serve"]),
 	// so that its RSS is the host's alone, without the bench's clients.
 	HostCommand []string
-	Timeout  time.Duration // whole run [10m]
+	Timeout     time.Duration // whole run [10m]
 }
 
 func (o *Options) defaults() {
