@@ -9,6 +9,7 @@ import (
 	"github.com/surfsense/pluginhost/scrapers/googlesearch"
 	"github.com/surfsense/pluginhost/scrapers/indeed"
 	"github.com/surfsense/pluginhost/scrapers/tiktok"
+	"github.com/surfsense/pluginhost/scrapers/walmart"
 	"github.com/surfsense/pluginhost/scrapers/webcrawl"
 	"github.com/surfsense/pluginhost/scrapers/youtube"
 )
@@ -24,6 +25,7 @@ var Plugins = []Constructor{
 	googlesearch.New,
 	indeed.New,
 	tiktok.New,
+	walmart.New,
 	webcrawl.New,
 	youtube.New,
 }
