@@ -496,7 +496,7 @@ func TestSlowSiteGivesPartialResults(t *testing.T) {
 		return false
 	}
 	tl := tool(t, map[string]string{"GOOGLE_SEARCH_BASE_URL": g.URL})
-	ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
 	defer cancel()
 	start := time.Now()
 	items, _, err := run(t, tl, ctx, `{"queries":["slow"],"max_pages_per_query":3}`)
@@ -506,8 +506,8 @@ func TestSlowSiteGivesPartialResults(t *testing.T) {
 	if len(items) != 1 || items[0].Page != 1 || len(items[0].OrganicResults) != 10 {
 		t.Fatalf("items = %+v; want page 1 gathered before the deadline", items)
 	}
-	if el := time.Since(start); el > 3*time.Second {
-		t.Fatalf("returned %v after a 700ms deadline", el)
+	if el := time.Since(start); el > 5*time.Second {
+		t.Fatalf("returned %v after a 1.5s deadline", el)
 	}
 }
 
