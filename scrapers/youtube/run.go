@@ -29,20 +29,24 @@ func (r *run) fail(ctx context.Context, source string, err error) (stop bool, re
 	if ctx.Err() != nil {
 		return true, stopped(ctx, r.call)
 	}
+	var be *scrapers.BlockedError
+	siteBlock := errors.As(err, &be) && be.Kind != scrapers.BlockLoginWall
+	if siteBlock && r.ok == 0 && r.failed == 0 {
+		// Blocked before anything: the block is the call's answer, not an
+		// item beside nothing.
+		return true, be
+	}
 	r.failed++
 	if r.first == nil {
 		r.first = err
 	}
 	r.call.Fail(source, err)
-	var be *scrapers.BlockedError
-	if errors.As(err, &be) {
-		if r.block == nil {
-			r.block = be
-		}
-		if be.Kind != scrapers.BlockLoginWall {
-			r.call.MarkPartial(fmt.Sprintf("YouTube blocked further requests with a %s", be.Kind))
-			return true, r.result()
-		}
+	if be != nil && r.block == nil {
+		r.block = be
+	}
+	if siteBlock {
+		r.call.MarkPartial(fmt.Sprintf("YouTube blocked further requests with a %s", be.Kind))
+		return true, r.result()
 	}
 	return false, nil
 }
