@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"crypto/aes"
 	"crypto/cipher"
@@ -119,6 +120,13 @@ func (s *FileStore) load(data []byte) error {
 	for _, t := range fd.PluginTools {
 		if _, ok := m.plugins[t.PluginID]; !ok {
 			return fmt.Errorf("tool %q belongs to no plugin (%q)", t.Name, t.PluginID)
+		}
+		if len(t.InputSchema) > 0 {
+			// The file is indented; the schema is kept as the server sent it.
+			var b bytes.Buffer
+			if err := json.Compact(&b, t.InputSchema); err == nil {
+				t.InputSchema = b.Bytes()
+			}
 		}
 		byPlugin[t.PluginID] = append(byPlugin[t.PluginID], t)
 	}

@@ -115,7 +115,14 @@ func PluginID(name string, reserved func(id string) bool) (string, error) {
 	flush()
 	id := strings.Join(words, "-")
 	if len(id) > 56 {
-		id = strings.TrimRight(id[:56], "-")
+		// Cut at a word's end when there is one, leaving room for -plugin.
+		cut := id[:56]
+		if id[56] != '-' {
+			if i := strings.LastIndexByte(cut, '-'); i > 0 {
+				cut = cut[:i]
+			}
+		}
+		id = strings.TrimRight(cut, "-")
 	}
 	if id == "" {
 		return "", &Error{Status: 422, Code: CodeBadName, Name: name}
