@@ -54,7 +54,7 @@ func detectBlock(r *scrapers.Response) *scrapers.BlockedError {
 		return blocked(scrapers.BlockConsentWall)
 	case bytes.Contains(head, []byte(`action="/das_captcha`)),
 		bytes.Contains(head, []byte(`id="captcha-form"`)),
-		bytes.Contains(head, []byte("Our systems have detected unusual traffic")):
+		bytes.Contains(head, []byte("Our systems have detected unusual traffic")) && plainPage(b):
 		return blocked(scrapers.BlockCaptcha)
 	}
 	if isBotCheck(b) {
@@ -73,9 +73,25 @@ func isBotCheck(b []byte) bool {
 	if bytes.Contains(b, []byte(`"LOGIN_REQUIRED"`)) && playabilityIsBotCheck(b) {
 		return true
 	}
-	// A plain page saying so, not a watch page whose description or
-	// comments merely mention the words.
-	return bytes.Contains(b, []byte("Sign in to confirm")) && !bytes.Contains(b, []byte("ytInitialPlayerResponse"))
+	// A plain page saying so, not a watch page whose description, a comment
+	// or a subtitle line merely says the words.
+	return bytes.Contains(b, []byte("Sign in to confirm")) && plainPage(b)
+}
+
+// plainPage reports whether b is an HTML page without YouTube's data blobs:
+// the only kind of answer whose words alone can make it a block page. JSON
+// answers (comments), subtitle XML and content pages carry users' text,
+// which may say anything.
+func plainPage(b []byte) bool {
+	t := bytes.TrimLeft(b[:min(len(b), 1024)], " \t\r\n\ufeff")
+	if len(t) < 5 || t[0] != '<' {
+		return false
+	}
+	lower := bytes.ToLower(t[:min(len(t), 64)])
+	if !bytes.HasPrefix(lower, []byte("<!doctype html")) && !bytes.HasPrefix(lower, []byte("<html")) {
+		return false
+	}
+	return !bytes.Contains(b, []byte("ytInitialPlayerResponse")) && !bytes.Contains(b, []byte("ytInitialData"))
 }
 
 // botReason reports whether a playability reason is the bot check.

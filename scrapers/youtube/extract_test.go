@@ -421,6 +421,10 @@ func TestDetectBlock(t *testing.T) {
 		{"description mentioning consent", mk(200, "https://www.youtube.com/watch?v=x", []byte(`var ytInitialPlayerResponse = {"videoDetails":{"shortDescription":"see consent.youtube.com and \u003cform action=\"https://consent.youtube.com/s\"\u003e; Sign in to confirm you're not a bot"}};`)), ""},
 		{"real watch page", mk(200, "https://www.youtube.com/watch?v=GJLlxj_dtq8", sharedFixtureOrNil(t, "watch-page.html")), ""},
 		{"real search answer", mk(200, "https://www.youtube.com/youtubei/v1/search", sharedFixtureOrNil(t, "search-videos-test.json")), ""},
+		{"unusual traffic page", mk(200, "https://www.youtube.com/results?search_query=x", []byte("<!DOCTYPE html><html><body>Our systems have detected unusual traffic from your computer network.</body></html>")), scrapers.BlockCaptcha},
+		{"comment saying the words", mk(200, "https://www.youtube.com/youtubei/v1/next", []byte(`{"frameworkUpdates":{"entityBatchUpdate":{"mutations":[{"payload":{"commentEntityPayload":{"properties":{"content":{"content":"Sign in to confirm you're not a bot?! Our systems have detected unusual traffic, it said. LOGIN_REQUIRED"}}}}}]}}}`)), ""},
+		{"subtitle saying the words", mk(200, "https://www.youtube.com/api/timedtext?v=x", []byte(`<?xml version="1.0"?><transcript><text start="1" dur="2">Sign in to confirm you&amp;#39;re not a bot. Our systems have detected unusual traffic</text></transcript>`)), ""},
+		{"watch page description saying the words", mk(200, "https://www.youtube.com/watch?v=x", []byte(`<!DOCTYPE html><html><head><meta name="description" content="Sign in to confirm you're not a bot - Our systems have detected unusual traffic"><script>var ytInitialPlayerResponse = {"playabilityStatus":{"status":"OK"},"videoDetails":{"shortDescription":"Sign in to confirm you're not a bot"}};</script></head></html>`)), ""},
 		{"server error is no block", mk(500, "https://www.youtube.com/watch?v=x", []byte("oops")), ""},
 	}
 	for _, c := range cases {

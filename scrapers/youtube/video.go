@@ -22,6 +22,9 @@ type Video struct {
 	ChannelURL             string `json:"channel_url,omitempty"`
 	ChannelSubscribersText string `json:"channel_subscribers_text,omitempty"`
 
+	// Views and Likes are exact when the page gives them (viewCount,
+	// likeCount); otherwise they are read from the shown texts, which may
+	// be rounded ("43K").
 	Views     *int64 `json:"views,omitempty"`
 	ViewsText string `json:"views_text,omitempty"`
 	Likes     *int64 `json:"likes,omitempty"`
@@ -280,8 +283,11 @@ func watchRenderers(initial any) (primary, secondary map[string]any) {
 
 // likesFromButtons reads the like count from a watch page's action buttons:
 // the exact count when the button's accessibility text gives it ("like this
-// video along with 43,864 other people"), and the shown text ("43K").
-func likesFromButtons(actions any) (exact *int64, shown string) {
+// video along with 43,864 other people"), else the shown text read as a
+// number (43K is 43000, an approximation likes_text lets the reader judge);
+// and the shown text itself.
+func likesFromButtons(actions any) (count *int64, shown string) {
+	var exact *int64
 	walk(actions, func(key string, val any) bool {
 		if exact != nil && shown != "" {
 			return false
@@ -313,8 +319,6 @@ func likesFromButtons(actions any) (exact *int64, shown string) {
 		return true
 	})
 	if exact == nil && shown != "" {
-		// "43K": an approximation is better than nothing, and likes_text
-		// says how precise it is.
 		exact = countPtr(shown)
 	}
 	return exact, shown
