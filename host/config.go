@@ -36,6 +36,10 @@ type Config struct {
 	RegistryPublicKey string // REGISTRY_PUBLIC_KEY (PEM text or a path to a PEM file)
 	RegistryIssuer    string // REGISTRY_ISSUER
 	RegistryIdentity  string // REGISTRY_IDENTITY
+	// RegistryTrustedRoot (REGISTRY_TRUSTED_ROOT) is a Sigstore
+	// trusted_root.json path for keyless signatures; "" is the public-good
+	// root built in.
+	RegistryTrustedRoot string
 
 	// Getenv reads the plugins' own variables (<ID>_BASE_URL, PROXY_URLS,
 	// SEARXNG_URL, …). Nil reads nothing.
@@ -78,7 +82,7 @@ func EnvVars() []string {
 		"LICENSE_KEYS_FILE", "LICENSE_CACHE_TTL", "LICENSE_GRACE", "REDIS_URL", "RESULT_MAX_BYTES",
 		"CALL_DEADLINE", "SHUTDOWN_DRAIN", "ALLOW_PRIVATE_NETWORKS", "SEARXNG_URL", "PROXY_URLS",
 		"RATE_LIMIT_PER_MINUTE", "MAX_CONCURRENT_CALLS", "UNLISTED_PLUGINS", "REGISTRY_DIR",
-		"REGISTRY_PUBLIC_KEY", "REGISTRY_ISSUER", "REGISTRY_IDENTITY", "GOOGLE_SEARCH_PROVIDERS",
+		"REGISTRY_PUBLIC_KEY", "REGISTRY_ISSUER", "REGISTRY_IDENTITY", "REGISTRY_TRUSTED_ROOT", "GOOGLE_SEARCH_PROVIDERS",
 		"LOG_LEVEL",
 	}
 }
@@ -177,6 +181,7 @@ func FromEnv(getenv func(string) string, dev bool) (Config, error) {
 	str("REGISTRY_PUBLIC_KEY", &c.RegistryPublicKey)
 	str("REGISTRY_ISSUER", &c.RegistryIssuer)
 	str("REGISTRY_IDENTITY", &c.RegistryIdentity)
+	str("REGISTRY_TRUSTED_ROOT", &c.RegistryTrustedRoot)
 	if dev && c.License.Backend == "" {
 		c.License.Backend = "dev"
 	}

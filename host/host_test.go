@@ -760,3 +760,29 @@ func TestOAuthPagesMounted(t *testing.T) {
 		t.Fatalf("index: %d %v", resp.StatusCode, idx)
 	}
 }
+
+func TestRegistryServedAndNamedInReadyz(t *testing.T) {
+	h := hosttest.Start(t, hosttest.Options{Plugins: []all.Constructor{webcrawl.New}})
+	resp, body := do(t, mustReq(http.MethodGet, h.URL+"/readyz"))
+	parts, _ := body["parts"].(map[string]any)
+	if resp.StatusCode != 200 || parts["registry"] != "ok" || parts["oauth"] != "ok" {
+		t.Fatalf("readyz: %v", body)
+	}
+	resp, list := do(t, mustReq(http.MethodGet, h.URL+"/plugins.json"))
+	if resp.StatusCode != 200 || list["schema_version"] != 1.0 {
+		t.Fatalf("/plugins.json: %d %v", resp.StatusCode, list)
+	}
+	if resp, fp := do(t, mustReq(http.MethodGet, h.URL+"/first-party/plugins.json")); resp.StatusCode != 200 || fp["plugins"] == nil {
+		t.Fatalf("/first-party/plugins.json: %d", resp.StatusCode)
+	}
+	// A registry that does not verify: 503, named in /readyz, which stays 200.
+	bad := hosttest.Start(t, hosttest.Options{Plugins: []all.Constructor{webcrawl.New}, Config: func(c *host.Config) { c.RegistryDir = t.TempDir() }})
+	resp, body = do(t, mustReq(http.MethodGet, bad.URL+"/readyz"))
+	parts, _ = body["parts"].(map[string]any)
+	if resp.StatusCode != 200 || !strings.HasPrefix(fmt.Sprint(parts["registry"]), "unverified") {
+		t.Fatalf("readyz with a bad registry: %d %v", resp.StatusCode, body)
+	}
+	if resp, _ := do(t, mustReq(http.MethodGet, bad.URL+"/plugins.json")); resp.StatusCode != 503 {
+		t.Fatalf("/plugins.json unverified: %d", resp.StatusCode)
+	}
+}

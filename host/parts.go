@@ -7,6 +7,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/surfsense/pluginhost/oauthpage"
+	"github.com/surfsense/pluginhost/registry"
 )
 
 // defaultParts builds what the host serves beside the plugins.
@@ -15,8 +16,23 @@ func defaultParts(cfg Config, log *slog.Logger, st Stores) ([]Part, error) {
 	if err != nil {
 		return nil, fmt.Errorf("PUBLIC_URL: %w", err)
 	}
-	return []Part{oauthPart{pages}}, nil
+	reg, err := registry.NewServer(registry.Config{
+		Dir: cfg.RegistryDir, PublicKey: cfg.RegistryPublicKey, Issuer: cfg.RegistryIssuer,
+		Identity: cfg.RegistryIdentity, TrustedRoot: cfg.RegistryTrustedRoot, Logger: log,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("the plugin registry: %w", err)
+	}
+	return []Part{oauthPart{pages}, registryPart{reg}}, nil
 }
+
+// registryPart serves the signed registry, its icons and the first-party
+// list; an unverified registry is named in /readyz and never served.
+type registryPart struct{ s *registry.Server }
+
+func (registryPart) Name() string         { return "registry" }
+func (p registryPart) Mount(r chi.Router) { p.s.Mount(r) }
+func (p registryPart) Status() string     { return p.s.Status() }
 
 // oauthPart mounts the OAuth client metadata document and forwarding page.
 type oauthPart struct{ p *oauthpage.Pages }
