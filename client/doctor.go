@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -8,7 +9,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/surfsense/pluginhost/registry"
@@ -82,8 +82,8 @@ func Doctor(ctx context.Context, opts DoctorOptions, stdout io.Writer) (ok bool,
 		hc = defaultOtherClient
 	}
 
-	d := &doctor{w: tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0), key: opts.License}
-	d.line("plugin host", "", host.URL())
+	d := &doctor{w: bufio.NewWriter(stdout), key: opts.License}
+	d.line("plugin host", "--", host.URL())
 
 	// The registry.
 	if verifier == nil {
@@ -146,7 +146,7 @@ func Doctor(ctx context.Context, opts DoctorOptions, stdout io.Writer) (ok bool,
 }
 
 type doctor struct {
-	w        *tabwriter.Writer
+	w        *bufio.Writer
 	key      string
 	problems int
 }
@@ -161,7 +161,7 @@ func (d *doctor) line(what, status, msg string) {
 		}
 		return r
 	}, msg)
-	fmt.Fprintf(d.w, "%s\t%s\t%s\n", what, status, msg)
+	fmt.Fprintf(d.w, "%-14s %-4s  %s\n", what, status, msg)
 }
 
 func (d *doctor) fail(what, msg string) {
@@ -250,5 +250,6 @@ func (d *doctor) plugin(ctx context.Context, c *Client, e registry.Entry) {
 		return
 	}
 	listed := slices.DeleteFunc(slices.Clone(names), func(n string) bool { return n == registry.ResultTool })
+	slices.Sort(listed)
 	d.line(e.ID, "ok", "tools: "+strings.Join(listed, ", "))
 }
