@@ -16,22 +16,21 @@ var errNoData = errors.New("the page carries no __NEXT_DATA__ (nor __APP_DATA__)
 // id="__NEXT_DATA__" type="application/json">{…}</script>. Attribute quotes
 // may be double, single or absent, in any case and order.
 func scriptJSON(body []byte, id string) ([]byte, bool) {
-	lower := bytes.ToLower(body)
-	for from := 0; from < len(lower); {
-		i := bytes.Index(lower[from:], []byte("<script"))
+	for from := 0; from < len(body); {
+		i := indexFold(body[from:], "<script")
 		if i < 0 {
 			return nil, false
 		}
 		start := from + i + len("<script")
-		end := bytes.IndexByte(lower[start:], '>')
+		end := bytes.IndexByte(body[start:], '>')
 		if end < 0 {
 			return nil, false
 		}
 		attrs := body[start : start+end]
 		content := start + end + 1
-		close := bytes.Index(lower[content:], []byte("</script"))
+		close := indexFold(body[content:], "</script")
 		if close < 0 {
-			close = len(lower) - content
+			close = len(body) - content
 		}
 		if attrValue(attrs, "id") == id {
 			return bytes.TrimSpace(body[content : content+close]), true
@@ -39,6 +38,23 @@ func scriptJSON(body []byte, id string) ([]byte, bool) {
 		from = content + close
 	}
 	return nil, false
+}
+
+// indexFold is the index of the first instance of the ASCII text sub in b,
+// ignoring case, or -1.
+func indexFold(b []byte, sub string) int {
+	for i := 0; i+len(sub) <= len(b); {
+		j := bytes.IndexByte(b[i:], sub[0])
+		if j < 0 {
+			return -1
+		}
+		i += j
+		if i+len(sub) <= len(b) && bytes.EqualFold(b[i:i+len(sub)], []byte(sub)) {
+			return i
+		}
+		i++
+	}
+	return -1
 }
 
 // attrValue returns the value of attribute name in the raw attribute text of
