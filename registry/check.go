@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -125,7 +126,7 @@ func (c *checker) list(data []byte) *List {
 		return list
 	}
 	for _, d := range obj.dups {
-		c.add(ListLabel, d, "appears twice; give it once")
+		c.add(ListLabel, keyLabel(d), "appears twice; give it once")
 	}
 
 	if raw, ok := obj.get("schema_version"); !ok {
@@ -153,6 +154,7 @@ func (c *checker) list(data []byte) *List {
 	} else if items, err := readArray(raw); err != nil {
 		c.add(ListLabel, "plugins", "%v", err)
 	} else {
+		list.Plugins = make([]Entry, 0, len(items))
 		for i, item := range items {
 			list.Plugins = append(list.Plugins, c.entry(i, item))
 		}
@@ -199,7 +201,7 @@ func (c *checker) entry(i int, raw json.RawMessage) Entry {
 	label := entryLabel(e.ID, i, "plugins")
 	f := fields{obj: obj, label: label, ps: &c.ps}
 	for _, d := range obj.dups {
-		c.add(label, d, "appears twice; give it once")
+		c.add(label, keyLabel(d), "appears twice; give it once")
 	}
 
 	if id, ok := f.str("id", true); ok {
@@ -415,7 +417,7 @@ func (c *checker) auth(f fields, label string) Auth {
 	}
 	af := fields{obj: obj, label: label, prefix: "auth.", ps: f.ps}
 	for _, d := range obj.dups {
-		c.add(label, "auth."+d, "appears twice; give it once")
+		c.add(label, "auth."+keyLabel(d), "appears twice; give it once")
 	}
 	if t, ok := af.str("type", true); ok {
 		a.Type = t
@@ -504,7 +506,7 @@ func (c *checker) verification(f fields, label string, u *url.URL, publisher str
 	v := &Verification{}
 	vf := fields{obj: obj, label: label, prefix: "verification.", ps: f.ps}
 	for _, d := range obj.dups {
-		c.add(label, "verification."+d, "appears twice; give it once")
+		c.add(label, "verification."+keyLabel(d), "appears twice; give it once")
 	}
 	if s, ok := vf.str("method", true); ok {
 		v.Method = s
@@ -545,7 +547,7 @@ func (c *checker) removed(i int, raw json.RawMessage) Removed {
 	label := entryLabel(r.ID, i, "removed")
 	f := fields{obj: obj, label: label, ps: &c.ps}
 	for _, d := range obj.dups {
-		c.add(label, d, "appears twice; give it once")
+		c.add(label, keyLabel(d), "appears twice; give it once")
 	}
 	if id, ok := f.str("id", true); ok {
 		r.ID = id
@@ -760,6 +762,17 @@ func checkText(ps *Problems, label, field, s string, max int, multiline bool) {
 		}
 	}
 }
+
+// keyLabel names a JSON key in a problem: as written when plain, quoted
+// otherwise (an empty key, spaces, control characters).
+func keyLabel(k string) string {
+	if plainKey.MatchString(k) {
+		return k
+	}
+	return strconv.Quote(clip(k))
+}
+
+var plainKey = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
 
 // foldName is a name as users tell names apart: case and spacing aside.
 func foldName(s string) string {
