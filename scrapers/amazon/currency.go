@@ -1,6 +1,9 @@
 package amazon
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // marketCurrency is the currency each Amazon marketplace prices in, by the
 // domain's suffix after "amazon.".
@@ -66,4 +69,16 @@ func currencyOf(priceText, host string) string {
 		return "USD"
 	}
 	return market
+}
+
+// marketplaces lists the Amazon domains the plugin knows, amazon.com first.
+func marketplaces() []string {
+	out := []string{"amazon.com"}
+	for tld := range marketCurrency {
+		if tld != "com" {
+			out = append(out, "amazon."+tld)
+		}
+	}
+	slices.Sort(out[1:])
+	return out
 }

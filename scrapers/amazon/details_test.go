@@ -144,6 +144,8 @@ func TestProductURL(t *testing.T) {
 		{"http://smile.amazon.de/gp/aw/d/B000000001#x", "B000000001"},
 		{"https://www.amazon.com/s?k=laptop", ""},
 		{"https://www.example.com/dp/B09XS7JWHH", ""},
+		{"https://amazon.evil.com/dp/B09XS7JWHH", ""},
+		{"https://www.amazon.com.br/dp/B09XS7JWHH", "B09XS7JWHH"},
 		{"ftp://www.amazon.com/dp/B09XS7JWHH", ""},
 		{"https://www.amazon.com/dp/b09xs7jwhh", ""},
 		{"not a url", ""},

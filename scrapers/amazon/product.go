@@ -95,10 +95,15 @@ func asinFromURL(raw string) string {
 // argument does ("amazon.co.jp", "www.amazon.de").
 var amazonHost = regexp.MustCompile(`^(?:www\.|smile\.|m\.)?amazon\.[a-z.]+$`)
 
-// productURL checks a product URL given by the user and returns its ASIN.
+// productURL checks a product URL given by the user (on a known Amazon
+// marketplace) and returns its ASIN.
 func productURL(raw string) (*url.URL, string, bool) {
 	u, err := url.Parse(strings.TrimSpace(raw))
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || !amazonHost.MatchString(strings.ToLower(u.Hostname())) {
+	if err != nil {
+		return nil, "", false
+	}
+	host := strings.ToLower(u.Hostname())
+	if (u.Scheme != "http" && u.Scheme != "https") || !amazonHost.MatchString(host) || domainCurrency(siteHost(host)) == "" {
 		return nil, "", false
 	}
 	asin := asinFromURL(u.EscapedPath())

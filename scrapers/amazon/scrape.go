@@ -72,8 +72,8 @@ func (a *ScrapeArgs) Validate() error {
 		return err
 	}
 	a.maxItems = n
-	if !domainArg.MatchString(a.Domain) || strings.Contains(a.Domain, "..") || strings.HasSuffix(a.Domain, ".") {
-		return scrapers.Argf("domain", "must be an Amazon marketplace domain such as amazon.com or amazon.co.jp (matching %s), got %q", domainArg, a.Domain)
+	if !domainArg.MatchString(a.Domain) || domainCurrency(a.Domain) == "" {
+		return scrapers.Argf("domain", "must be an Amazon marketplace domain (%s), got %q", strings.Join(marketplaces(), ", "), a.Domain)
 	}
 	a.Domain = siteHost(a.Domain)
 	a.products = a.products[:0]

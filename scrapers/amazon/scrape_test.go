@@ -62,6 +62,8 @@ func TestScrapeBadArguments(t *testing.T) {
 		{`{"search_terms":["x"],"domain":"amazon.com."}`, "domain"},
 		{`{"search_terms":["x"],"domain":"https://amazon.com"}`, "domain"},
 		{`{"search_terms":["x"],"domain":"www.amazon.com/evil"}`, "domain"},
+		{`{"search_terms":["x"],"domain":"amazon.evil.com"}`, "domain"},
+		{`{"urls":["https://amazon.evil.com/dp/B000000001"]}`, "urls"},
 		{`{"search_terms":["x"],"max_items":0}`, "max_items"},
 		{`{"search_terms":["x"],"max_items":101}`, "max_items"},
 		{`{"search_terms":["x"],"max_items":"ten"}`, "max_items"},
