@@ -128,7 +128,13 @@ func (c *Client) record(ctx context.Context, id string, listed []*mcp.Tool, lerr
 	if err != nil {
 		return InstalledPlugin{}, err
 	}
-	if err := c.Store.PutTools(ctx, id, RecordTools(old, listed, now)); err != nil {
+	tools := RecordTools(old, listed, now)
+	if p.ListedAt.IsZero() && len(old) == 0 {
+		// The first listing that answered: every tool starts on.
+		tools = firstTools(listed, now)
+		p.ListedAt = now
+	}
+	if err := c.Store.PutTools(ctx, id, tools); err != nil {
 		return InstalledPlugin{}, err
 	}
 	p.CheckFailure = CheckOK

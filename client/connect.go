@@ -315,6 +315,9 @@ func (c *Client) nameTaken(ctx context.Context, id, name string) error {
 func (c *Client) store(ctx context.Context, p InstalledPlugin, listed []*mcp.Tool) (InstalledPlugin, error) {
 	now := c.now()
 	p.ConnectedAt, p.CheckedAt = now, now
+	if p.CheckFailure == CheckOK {
+		p.ListedAt = now
+	}
 	tools := firstTools(listed, now)
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -177,8 +177,13 @@ func TestLicenseKeyOnlyOnThePluginHost(t *testing.T) {
 	// A license imported later is used at the next check.
 	c2 := &Client{Store: store, Host: MustPluginHost(h.URL()), License: StaticLicense{Key: testKey}, FirstParty: testFirstParty(), Lister: quickLister()}
 	p, err = c2.Check(ctx, "google-search")
-	if err != nil || p.CheckFailure != CheckOK {
-		t.Fatalf("check with the license: %v, %q", err, p.CheckFailure)
+	if err != nil || p.CheckFailure != CheckOK || p.ListedAt.IsZero() {
+		t.Fatalf("check with the license: %v, %+v", err, p)
+	}
+	// Its first listing that answered: every tool starts on, none marked.
+	tools, _ := store.Tools(ctx, "google-search")
+	if len(tools) != 2 || !tools[0].Enabled || !tools[1].Enabled || tools[0].Change != ChangeNone {
+		t.Errorf("tools after the first answered listing = %+v", tools)
 	}
 	// The same build now reaching production: the stored URL is not on the
 	// plugin host, so no key goes there.

@@ -97,6 +97,11 @@ type InstalledPlugin struct {
 	// it is never marshalled with the row: a [FileStore] keeps it encrypted
 	// as credential_ciphertext.
 	Credential string `json:"-"`
+	// ListedAt is when its server first answered a listing; zero while no
+	// listing has (a first-party plugin connected with a refused license).
+	// That first listing's tools all start on; later ones are tools added
+	// later. (The app's table keeps this implicit; it is explicit here.)
+	ListedAt time.Time `json:"listed_at,omitzero"`
 	// CheckedAt is when it was last listed; CheckFailure why that failed.
 	CheckedAt    time.Time    `json:"checked_at,omitzero"`
 	CheckFailure CheckFailure `json:"check_failure,omitempty"`
