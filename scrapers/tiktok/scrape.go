@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/surfsense/pluginhost/scrapers"
 )
@@ -53,12 +54,14 @@ func (s *scraper) source(ctx context.Context, r *run, src string, maxItems int) 
 	if err != nil {
 		return err
 	}
+	// Where the page landed (a short link lands on its video), named on the
+	// real site even when TIKTOK_BASE_URL sent the request elsewhere.
 	final := src
-	if resp.URL != nil && resp.URL.Path != "" && resp.URL.Path != "/" {
-		// a short link lands on its video; keep the real site's host
-		if u, err := url.Parse(src); err == nil {
-			u.Path, u.RawPath, u.RawQuery = resp.URL.Path, resp.URL.RawPath, ""
-			final = u.String()
+	if u := resp.URL; u != nil && u.Path != "" && u.Path != "/" {
+		if h := strings.ToLower(u.Hostname()); h == "tiktok.com" || strings.HasSuffix(h, ".tiktok.com") {
+			final = (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawPath: u.RawPath}).String()
+		} else {
+			final = (&url.URL{Scheme: "https", Host: "www.tiktok.com", Path: u.Path, RawPath: u.RawPath}).String()
 		}
 	}
 	pg, err := parsePage(resp.Body, final)

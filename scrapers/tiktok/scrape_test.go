@@ -52,6 +52,10 @@ func (s *standIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Write(testdata(s.t, "private.html"))
 	case r.URL.Path == "/ZMabc123/": // a vm.tiktok.com short link
 		http.Redirect(w, r, "/@chef.anna/video/7000000000000000001?_r=1", http.StatusFound)
+	case r.URL.Path == "/ZMnoauthor/":
+		http.Redirect(w, r, "/@someone/video/42?is_from_webapp=1", http.StatusFound)
+	case r.URL.Path == "/@someone/video/42":
+		w.Write(videoPage(s.t, []byte(`{"id":"42","desc":"no author here"}`)))
 	case r.URL.Path == "/@chef.anna":
 		w.Write(testdata(s.t, "profile.html"))
 	case r.URL.Path == "/@walled":
@@ -121,7 +125,7 @@ func TestScrapeRealVideoThroughStandIn(t *testing.T) {
 func TestScrapeVideosShortLinksProfilesHashtags(t *testing.T) {
 	s := &standIn{listed: 50}
 	p := serve(t, s)
-	args := `{"urls":["https://www.tiktok.com/@chef.anna/video/7000000000000000001","https://vm.tiktok.com/ZMabc123/"],
+	args := `{"urls":["https://m.tiktok.com/@chef.anna/video/7000000000000000001","https://vm.tiktok.com/ZMabc123/"],
 		"profiles":["@chef.anna"],"hashtags":["#bread"],"max_items":5}`
 	o, err := runTool(t, p, "scrape", args, 10*time.Second)
 	if err != nil {
@@ -149,6 +153,18 @@ func TestScrapeVideosShortLinksProfilesHashtags(t *testing.T) {
 	}
 	if o.Partial {
 		t.Errorf("partial: %v", o.Reasons)
+	}
+}
+
+func TestScrapeShortLinkNamesTheRealPage(t *testing.T) {
+	p := serve(t, &standIn{})
+	o, err := runTool(t, p, "scrape", `{"urls":["https://vm.tiktok.com/ZMnoauthor/"]}`, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := items(t, o)
+	if len(got) != 1 || got[0]["url"] != "https://www.tiktok.com/@someone/video/42" {
+		t.Errorf("items = %v", got)
 	}
 }
 
