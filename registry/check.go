@@ -257,7 +257,7 @@ func (c *checker) entry(i int, raw json.RawMessage) Entry {
 		c.add(label, "access_note", "missing; access %q needs a note saying what the user needs (an account, a plan)", AccessExternal)
 	}
 
-	if auth.Type == AuthLicense && u != nil {
+	if auth.Type == AuthLicense && c.kind == FirstParty && u != nil {
 		if u.Hostname() != PluginHost {
 			c.add(label, "auth.type", "license auth is only for plugins on https://%s (the key goes nowhere else)", PluginHost)
 		}
