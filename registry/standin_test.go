@@ -51,7 +51,7 @@ type sigstoreStandIn struct {
 
 const standInIssuer = "https://token.actions.githubusercontent.com"
 
-func newSigstoreStandIn(t *testing.T) *sigstoreStandIn {
+func newSigstoreStandIn(t testing.TB) *sigstoreStandIn {
 	t.Helper()
 	rootCert, rootKey, err := ca.GenerateRootCa()
 	if err != nil {
