@@ -340,3 +340,31 @@ func TestListToolsCancelled(t *testing.T) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 }
+
+// TestListToolsRedirectElsewhereGetsNoCredential: a server that redirects
+// the listing to another origin; the credential stays with the server's own.
+func TestListToolsRedirectElsewhereGetsNoCredential(t *testing.T) {
+	other := newStandIn(t, standInOptions{}, readOnlyTool("a", "A."))
+	s := newStandIn(t, standInOptions{}, readOnlyTool("a", "A."))
+	s.setIntercept(func(w http.ResponseWriter, r *http.Request, n int) bool {
+		http.Redirect(w, r, other.URL(), http.StatusTemporaryRedirect)
+		return true
+	})
+	_, err := (&Lister{}).ListTools(context.Background(), s.URL(), http.Header{"Authorization": {"Bearer secret"}, "X-Surfsense-Text-Only": {"1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(other.seen()) == 0 {
+		t.Fatal("the redirect was not followed")
+	}
+	for _, r := range other.seen() {
+		if r.Header.Get("Authorization") != "" || r.Header.Get("X-Surfsense-Text-Only") != "" {
+			t.Errorf("another origin got %v", r.Header)
+		}
+	}
+	for _, r := range s.seen() {
+		if r.Header.Get("Authorization") != "Bearer secret" {
+			t.Errorf("the server's own origin got Authorization %q", r.Header.Get("Authorization"))
+		}
+	}
+}

@@ -15,7 +15,7 @@ import (
 // and wrapped in an http handler that records requests and can refuse,
 // fail, or forget sessions.
 type standIn struct {
-	t      *testing.T
+	t      testing.TB
 	server *mcp.Server
 	http   *httptest.Server
 	inner  http.Handler
@@ -50,7 +50,7 @@ func readOnlyTool(name, desc string) *mcp.Tool {
 	}
 }
 
-func newStandIn(t *testing.T, opts standInOptions, tools ...*mcp.Tool) *standIn {
+func newStandIn(t testing.TB, opts standInOptions, tools ...*mcp.Tool) *standIn {
 	t.Helper()
 	s := &standIn{t: t}
 	s.server = mcp.NewServer(&mcp.Implementation{Name: "stand-in", Version: "1"}, &mcp.ServerOptions{PageSize: opts.pageSize})
