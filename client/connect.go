@@ -78,7 +78,11 @@ func (c *Client) ConnectRegistry(ctx context.Context, id, token string) (Install
 	if c.Registry != nil {
 		list, _ := c.Registry.Held()
 		if list == nil {
-			list, _, _ = c.Registry.Fetch(ctx)
+			// Nothing held yet: fetch it as GET /plugins/registry would.
+			if _, err := c.RegistryPlugins(ctx); err != nil {
+				return InstalledPlugin{}, err
+			}
+			list, _ = c.Registry.Held()
 		}
 		if list != nil {
 			if found := list.Lookup(id); found != nil {
@@ -245,6 +249,9 @@ func (c *Client) signIn(ctx context.Context, id, name, serverURL string, hosts [
 }
 
 func unreachable(name string, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err // the caller gave up; the server said nothing
+	}
 	return &Error{Status: 502, Code: CodeUnreachable, Name: name, Err: err}
 }
 

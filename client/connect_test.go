@@ -477,3 +477,18 @@ func TestConnectCustomSignIn(t *testing.T) {
 		})
 	}
 }
+
+func TestConnectCancelled(t *testing.T) {
+	s := newStandIn(t, standInOptions{}, readOnlyTool("find", "Finds."))
+	ctx, cancel := context.WithCancel(context.Background())
+	s.setIntercept(func(w http.ResponseWriter, r *http.Request, n int) bool {
+		cancel()
+		refuse(w, 503, "")
+		return true
+	})
+	c := &Client{Store: &MemoryStore{}, Lister: quickLister()}
+	_, err := c.ConnectCustom(ctx, CustomPlugin{URL: s.URL(), Name: "Notes"})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled rather than a 502", err)
+	}
+}
