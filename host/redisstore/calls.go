@@ -344,20 +344,26 @@ func (s *Store) subscribeLoop() {
 				once.Do(func() { close(s.subscribed) })
 			}
 		case *redis.Message:
-			var km keyMsg
-			if json.Unmarshal([]byte(m.Payload), &km) != nil || km.License == "" {
-				continue
-			}
-			key := calls.Key{License: km.License, Thread: km.Thread}
-			switch m.Channel {
-			case cancelCh:
-				if km.From != s.replica { // the canceller cancels its own directly
-					s.calMem.CancelLocal(key)
-				}
-			case endedCh:
-				s.wake(key)
-			}
+			s.handleMessage(m.Channel, m.Payload)
 		}
+	}
+}
+
+// handleMessage acts on a message of the cancel or ended channel; anything
+// malformed is ignored.
+func (s *Store) handleMessage(channel, payload string) {
+	var km keyMsg
+	if json.Unmarshal([]byte(payload), &km) != nil || km.License == "" {
+		return
+	}
+	key := calls.Key{License: km.License, Thread: km.Thread}
+	switch channel {
+	case s.key("cancel"):
+		if km.From != s.replica { // the canceller cancels its own directly
+			s.calMem.CancelLocal(key)
+		}
+	case s.key("ended"):
+		s.wake(key)
 	}
 }
 
