@@ -176,6 +176,9 @@ func New(ctx context.Context, url string, opts Options) (*Store, error) {
 	ro.ReadTimeout = longest
 	ro.WriteTimeout = longest
 	ro.PoolTimeout = o.Timeout
+	if ro.PoolSize == 0 { // unless the URL says (?pool_size=)
+		ro.PoolSize = 64 // calls in flight each make a few short commands
+	}
 	ro.ContextTimeoutEnabled = true
 	ro.MaxRetries = 1
 	ro.MinRetryBackoff = time.Millisecond
@@ -322,8 +325,13 @@ func (s *Store) do(ctx context.Context, d time.Duration, fn func(context.Context
 }
 
 // isFault tells errors that mean Redis cannot serve (network, timeouts,
-// loading, read-only, out of memory) from answers to a bad command.
+// loading, read-only, out of memory) from answers to a bad command and from
+// this replica's own pool being busy (which falls back for one command but
+// says nothing of Redis).
 func isFault(err error) bool {
+	if errors.Is(err, redis.ErrPoolTimeout) {
+		return false
+	}
 	var re redis.Error
 	if errors.As(err, &re) {
 		for _, p := range []string{"LOADING", "READONLY", "MASTERDOWN", "BUSY", "TRYAGAIN", "CLUSTERDOWN", "OOM", "NOAUTH", "WRONGPASS", "NOPERM", "ERR max number of clients"} {
