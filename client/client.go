@@ -75,15 +75,15 @@ func (c *Client) httpClient() *http.Client {
 }
 
 // consentedHTTP is the client's HTTP client refusing hosts egress does not
-// allow before a request leaves.
-func (c *Client) consentedHTTP(purpose string) *http.Client {
+// allow before a request leaves, redirects included.
+func (c *Client) consentedHTTP() *http.Client {
 	base := c.httpClient()
 	rt := base.Transport
 	if rt == nil {
 		rt = http.DefaultTransport
 	}
 	hc := *base
-	hc.Transport = &consentedTransport{base: rt, egress: c.Egress, purpose: purpose}
+	hc.Transport = &consentedTransport{base: rt, egress: c.Egress}
 	return &hc
 }
 

@@ -120,9 +120,8 @@ func egressError(purpose string, hosts []string) *Error {
 // consentedTransport refuses a request to a host egress does not allow
 // before it leaves, redirects included.
 type consentedTransport struct {
-	base    http.RoundTripper
-	egress  Egress
-	purpose string
+	base   http.RoundTripper
+	egress Egress
 }
 
 // errHostOff is a request refused because its host is not allowed.

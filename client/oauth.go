@@ -65,7 +65,7 @@ type discovery struct {
 // its origin, which makes the server its own. errNotOAuth when it names
 // neither. Each host is asked about before any request reaches it.
 func (c *Client) discoverOAuth(ctx context.Context, serverURL string, ref *RefusalError) (*discovery, error) {
-	hc := c.consentedHTTP(PurposePlugin)
+	hc := c.consentedHTTP()
 	d := &discovery{}
 	if ref != nil {
 		d.resourceMetadataURL = resourceMetadataParam(ref.WWWAuthenticate)

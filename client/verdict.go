@@ -180,7 +180,7 @@ func (c *Client) getLicense(ctx context.Context) (status, plan string, expires t
 		req.Header.Set(HeaderAuthorization, "License "+key)
 	}
 	req.Header.Set("Accept", "application/json")
-	resp, err := c.consentedHTTP(PurposePlugin).Do(req)
+	resp, err := c.consentedHTTP().Do(req)
 	if err != nil {
 		return "", "", time.Time{}, fmt.Errorf("GET %s: %w", endpoint, stripURLError(err))
 	}
