@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/surfsense/pluginhost/host/calls"
 	"github.com/surfsense/pluginhost/host/ratelimit"
@@ -54,6 +55,10 @@ type Options struct {
 	Backend license.Backend
 	// Stores overrides the in-memory state (Redis).
 	Stores Stores
+	// Metrics is the Prometheus registry the host registers its series in
+	// and MetricsHandler serves; nil is a new one. Pass the same registry to
+	// the stores (Redis) so that their series are served too.
+	Metrics *prometheus.Registry
 	// Parts are routes and readiness parts beside the plugins. Nil builds the
 	// default ones from Config: the OAuth pages and the plugin lists.
 	Parts []Part
@@ -105,7 +110,7 @@ func New(cfg Config, opts Options) (*Host, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	h := &Host{cfg: cfg, log: log, stores: opts.Stores, parts: opts.Parts, metrics: newMetrics(), inFlight: map[*activeCall]struct{}{}}
+	h := &Host{cfg: cfg, log: log, stores: opts.Stores, parts: opts.Parts, metrics: newMetrics(opts.Metrics), inFlight: map[*activeCall]struct{}{}}
 	if h.stores.Licenses == nil {
 		h.stores.Licenses = &license.MemoryStore{}
 	}
@@ -117,14 +122,6 @@ func New(cfg Config, opts Options) (*Host, error) {
 	}
 	if h.stores.Limits == nil {
 		h.stores.Limits = &ratelimit.Memory{}
-	}
-	if h.stores.Health != nil {
-		h.metrics.redisFunc = func() float64 {
-			if ok, _ := h.stores.Health(); ok {
-				return 1
-			}
-			return 0
-		}
 	}
 	backend := opts.Backend
 	if backend == nil {

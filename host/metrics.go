@@ -11,18 +11,19 @@ import (
 // metrics are the host's Prometheus series, on a registry of its own so that
 // several hosts can live in one process (tests, bench).
 type metrics struct {
-	reg       *prometheus.Registry
-	calls     *prometheus.CounterVec
-	duration  *prometheus.HistogramVec
-	verdicts  *prometheus.CounterVec
-	inFlight  prometheus.Gauge
-	refusals  *prometheus.CounterVec
-	redisUp   prometheus.GaugeFunc
-	redisFunc func() float64
+	reg      *prometheus.Registry
+	calls    *prometheus.CounterVec
+	duration *prometheus.HistogramVec
+	verdicts *prometheus.CounterVec
+	inFlight prometheus.Gauge
+	refusals *prometheus.CounterVec
 }
 
-func newMetrics() *metrics {
-	m := &metrics{reg: prometheus.NewRegistry()}
+func newMetrics(reg *prometheus.Registry) *metrics {
+	if reg == nil {
+		reg = prometheus.NewRegistry()
+	}
+	m := &metrics{reg: reg}
 	m.calls = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Namespace: "pluginhost", Name: "tool_calls_total",
 		Help: "Tool calls by plugin, tool and outcome (ok, partial, tool_error, bad_arguments, blocked, cancelled, deadline, shutdown, client_gone).",
@@ -42,15 +43,9 @@ func newMetrics() *metrics {
 	m.refusals = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Namespace: "pluginhost", Name: "http_refusals_total", Help: "Requests refused before reaching a plugin, by reason.",
 	}, []string{"reason"})
-	m.redisUp = prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-		Namespace: "pluginhost", Name: "redis_up", Help: "1 when Redis answers, 0 when degraded, -1 when not configured.",
-	}, func() float64 {
-		if m.redisFunc == nil {
-			return -1
-		}
-		return m.redisFunc()
-	})
-	m.reg.MustRegister(m.calls, m.duration, m.verdicts, m.inFlight, m.refusals, m.redisUp,
+	// Redis's own series (redis_up, redis_fallbacks_total) come from
+	// host/redisstore, registered in the same registry.
+	m.reg.MustRegister(m.calls, m.duration, m.verdicts, m.inFlight, m.refusals,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
