@@ -2,18 +2,36 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/surfsense/pluginhost/host"
+	"github.com/surfsense/pluginhost/host/redisstore"
 )
 
-// buildHost assembles the host from its configuration: the shared stores
-// (Redis when REDIS_URL is set), the registry and the OAuth pages.
+// buildHost assembles the host from its configuration: with REDIS_URL, the
+// state replicas share lives in Redis (and falls back to this replica's
+// memory while Redis cannot be reached); without, everything is in memory.
 func buildHost(ctx context.Context, cfg host.Config, logger *slog.Logger) (*host.Host, func(), error) {
-	opts := host.Options{Logger: logger}
+	reg := prometheus.NewRegistry()
+	opts := host.Options{Logger: logger, Metrics: reg}
 	cleanup := func() {}
+	if cfg.RedisURL != "" {
+		rs, err := redisstore.New(ctx, cfg.RedisURL, redisstore.Options{Logger: logger, Registerer: reg})
+		if err != nil {
+			return nil, nil, fmt.Errorf("REDIS_URL: %w", err)
+		}
+		cleanup = func() { _ = rs.Close() }
+		opts.Stores = host.Stores{
+			Licenses: rs.Licenses(), Calls: rs.Calls(), Results: rs.Results(), Limits: rs.Limiter(),
+			OAuthStates: rs.SeenStates(), Health: rs.Check,
+		}
+	}
 	h, err := host.New(cfg, opts)
 	if err != nil {
+		cleanup()
 		return nil, nil, err
 	}
 	return h, cleanup, nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -19,6 +20,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/surfsense/pluginhost/host/mcpdial"
+	"github.com/surfsense/pluginhost/internal/redistest"
 )
 
 // The test binary doubles as the pluginhost binary when this is set.
@@ -178,4 +180,42 @@ func waitReady(t *testing.T, base string) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Fatalf("%s never became ready", base)
+}
+
+// TestServeWithRedis runs serve with REDIS_URL: /readyz names Redis as ok,
+// and the metrics listener serves the host's and Redis's series.
+func TestServeWithRedis(t *testing.T) {
+	url := redistest.URL(t)
+	addr, maddr := freeAddr(t), freeAddr(t)
+	var logs syncBuffer
+	cmd := command(t, []string{"ADDR=" + addr, "METRICS_ADDR=" + maddr, "REDIS_URL=" + url, "LICENSE_BACKEND=dev"}, "serve")
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		_ = cmd.Wait()
+	}()
+	waitReady(t, "http://"+addr)
+	resp, err := http.Get("http://" + addr + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(body), `"redis":"ok"`) {
+		t.Fatalf("readyz with Redis: %s\n%s", body, logs.String())
+	}
+	resp, err = http.Get("http://" + maddr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{"redis_up 1", "pluginhost_tool_calls_in_flight"} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("metrics lack %q", want)
+		}
+	}
 }
