@@ -22,6 +22,7 @@ func bench(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.Calls, "calls", 40, "calls per client per measure")
 	fs.IntVar(&o.Rounds, "rounds", 3, "alternating host/bare rounds")
 	fs.IntVar(&o.InFlight, "inflight", 1000, "calls held in flight for the memory measure (-1 skips)")
+	fs.IntVar(&o.Replicas, "replicas", 100, "cancels measured across three replicas sharing Redis (REDIS_URL, else a redis-server started here; -1 skips)")
 	fs.DurationVar(&o.Timeout, "timeout", 10*time.Minute, "the whole run's limit")
 	if err := fs.Parse(args); err != nil {
 		return 2

@@ -38,6 +38,9 @@ type Options struct {
 	Warmup   int // calls per client before measuring [5]
 	InFlight int // calls held in flight for the memory measure [1000]; <0 skips it
 	Rounds   int // alternating host/bare rounds [3]
+	// Replicas is how many cancels are measured across three replicas on
+	// Redis [100]; <0 skips it.
+	Replicas int
 	// HostCommand, when set, runs the host for the memory measure in its own
 	// process (the pluginhost binary and its arguments, e.g. [self, "serve"]),
 	// so that its RSS is the host's alone, without the bench's clients.
@@ -60,6 +63,9 @@ func (o *Options) defaults() {
 	}
 	if o.Rounds <= 0 {
 		o.Rounds = 3
+	}
+	if o.Replicas == 0 {
+		o.Replicas = 100
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = 10 * time.Minute
@@ -98,6 +104,7 @@ type Report struct {
 	InFlight             int
 	InFlightRSS          uint64 // bytes, whole process, with the calls held
 	BaselineRSS          uint64
+	Replicas             ReplicaReport
 }
 
 // Run measures and writes a report to w.
@@ -178,6 +185,13 @@ func Run(ctx context.Context, opts Options, w io.Writer) (Report, error) {
 		if err := inFlight(ctx, opts, h, hostURL, site, &rep, w); err != nil {
 			return rep, err
 		}
+	}
+	if opts.Replicas > 0 {
+		rr, err := Replicas(ctx, opts.Replicas, w)
+		if err != nil {
+			return rep, fmt.Errorf("the replica measure: %w", err)
+		}
+		rep.Replicas = rr
 	}
 	return rep, nil
 }

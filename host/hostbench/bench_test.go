@@ -1,0 +1,42 @@
+package hostbench
+
+import (
+	"bytes"
+	"context"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestRunSmall runs the whole bench at a small size: every measure completes
+// without errors and reports numbers (the figures themselves are for
+// `pluginhost bench`, not for a test).
+func TestRunSmall(t *testing.T) {
+	var out bytes.Buffer
+	opts := Options{Clients: 4, Calls: 3, Warmup: 1, Rounds: 1, InFlight: 20, Replicas: 5, Timeout: 2 * time.Minute}
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		t.Log("redis-server not installed: the replica measure is skipped")
+		opts.Replicas = -1
+	}
+	rep, err := Run(context.Background(), opts, &out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	for name, s := range map[string]Stats{"host list": rep.HostList, "bare list": rep.BareList, "host crawl": rep.HostCrawl, "bare crawl": rep.BareCrawl} {
+		if s.Calls != 12 || s.Errors != 0 || s.P50 <= 0 || s.P99 < s.P50 {
+			t.Errorf("%s: %+v", name, s)
+		}
+	}
+	if rep.CachedCheck <= 0 || rep.InFlight != 20 || rep.InFlightRSS == 0 {
+		t.Errorf("report: %+v", rep)
+	}
+	if opts.Replicas > 0 && (rep.Replicas.CancelP50 <= 0 || rep.Replicas.CheckP50 <= 0) {
+		t.Errorf("replicas: %+v", rep.Replicas)
+	}
+	for _, want := range []string{"host/bare p50", "cached license check", "in flight"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, out.String())
+		}
+	}
+}
