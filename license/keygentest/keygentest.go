@@ -29,11 +29,11 @@ type License struct {
 type Outage int
 
 const (
-	Up           Outage = iota
-	ServerError         // 503 with a JSON:API error body
-	Slow                // answers after Delay (longer than the checker's timeout)
-	TooMany             // 429
-	BadRequest          // 400 (a 4xx other than 408/429: the key is invalid)
+	Up          Outage = iota
+	ServerError        // 503 with a JSON:API error body
+	Slow               // answers after Delay (longer than the checker's timeout)
+	TooMany            // 429
+	BadRequest         // 400 (a 4xx other than 408/429: the key is invalid)
 )
 
 // Server is the stand-in.
