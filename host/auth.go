@@ -15,12 +15,12 @@ const (
 	ctxRequestDone
 )
 
-// requestDone is the HTTP request's Done channel, carried to the tool handler
+// requestContext is the HTTP request's context, carried to the tool handler
 // so that a call whose client went away is cancelled: the MCP SDK runs
 // handlers on a context that outlives the request.
-func requestDone(ctx context.Context) <-chan struct{} {
-	ch, _ := ctx.Value(ctxRequestDone).(<-chan struct{})
-	return ch
+func requestContext(ctx context.Context) context.Context {
+	rc, _ := ctx.Value(ctxRequestDone).(context.Context)
+	return rc
 }
 
 // caller is who made a request: the license's hash (never the key), its
@@ -73,7 +73,7 @@ func (h *Host) requireLicense(next http.Handler) http.Handler {
 			c.Thread = vals[0]
 		}
 		ctx := context.WithValue(r.Context(), ctxCaller, c)
-		ctx = context.WithValue(ctx, ctxRequestDone, r.Context().Done())
+		ctx = context.WithValue(ctx, ctxRequestDone, r.Context())
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }

@@ -80,15 +80,9 @@ func (h *Host) toolHandler(p scrapers.Plugin, t scrapers.Tool) mcp.ToolHandler {
 			}()
 			finished <- t.Run(context.WithValue(runCtx, ctxCaller, c), call, req.Params.Arguments)
 		}()
-		gone := requestDone(ctx)
-		if gone != nil {
-			go func() {
-				select {
-				case <-gone:
-					cancel(errClientGone)
-				case <-runCtx.Done():
-				}
-			}()
+		if rc := requestContext(ctx); rc != nil {
+			stopWatch := context.AfterFunc(rc, func() { cancel(errClientGone) })
+			defer stopWatch()
 		}
 		var runErr error
 		tick := time.NewTicker(ProgressInterval)
