@@ -126,27 +126,27 @@ type scraper struct {
 }
 
 func (s *scraper) scrape(ctx context.Context, call *scrapers.Call, a ScrapeArgs) error {
-	j := newJob(call, len(a.products)+len(a.SearchTerms))
+	j := scrapers.NewJob(call, len(a.products)+len(a.SearchTerms))
 
-	j.each(ctx, len(a.products), workers, func(i int) {
+	j.Each(ctx, len(a.products), workers, func(i int) {
 		t := a.products[i]
 		p, err := s.product(ctx, t.raw, t.host)
 		if err != nil {
-			j.failed(ctx, t.raw, err)
+			j.Failed(ctx, t.raw, err)
 		} else {
-			j.add(p)
+			j.Add(p)
 		}
-		j.progress("read "+t.raw, true)
+		j.Progress("read "+t.raw, true)
 	})
 
 	for _, term := range a.SearchTerms {
-		if j.stopped(ctx) {
+		if j.Stopped(ctx) {
 			break
 		}
 		n := s.search(ctx, j, term, a)
-		j.progress(fmt.Sprintf("searched %q: %d results", term, n), true)
+		j.Progress(fmt.Sprintf("searched %q: %d results", term, n), true)
 	}
-	return j.finish(ctx)
+	return j.Finish(ctx)
 }
 
 // product fetches and reads one product page.
@@ -170,28 +170,28 @@ func searchURL(domain, term string, page int) string {
 // search reads pages of results for term until it has a.maxItems distinct
 // products, the results end, or the job stops; it adds the results as it
 // goes and returns how many it added.
-func (s *scraper) search(ctx context.Context, j *job, term string, a ScrapeArgs) int {
+func (s *scraper) search(ctx context.Context, j *scrapers.Job, term string, a ScrapeArgs) int {
 	seen := map[string]bool{}
 	pos := 0
 	host := "www." + a.Domain
 	for page := 1; page <= maxSearchPages && pos < a.maxItems; page++ {
-		if j.stopped(ctx) {
+		if j.Stopped(ctx) {
 			break
 		}
 		u := searchURL(a.Domain, term, page)
 		resp, err := s.f.Get(ctx, u)
 		if err != nil {
-			j.failed(ctx, u, err)
+			j.Failed(ctx, u, err)
 			break
 		}
 		sp, err := parseSearch(resp.Body, a.Domain)
 		if err != nil {
-			j.failed(ctx, u, fmt.Errorf("reading the results page: %w", err))
+			j.Failed(ctx, u, fmt.Errorf("reading the results page: %w", err))
 			break
 		}
 		if len(sp.Cards) == 0 {
 			if page == 1 && !sp.Results {
-				j.failed(ctx, u, fmt.Errorf("the page for %q shows no search results; Amazon may have changed its layout", term))
+				j.Failed(ctx, u, fmt.Errorf("the page for %q shows no search results; Amazon may have changed its layout", term))
 			}
 			break
 		}
@@ -212,10 +212,10 @@ func (s *scraper) search(ctx context.Context, j *job, term string, a ScrapeArgs)
 			s.details(ctx, j, batch, host)
 		} else {
 			for _, c := range batch {
-				j.add(c)
+				j.Add(c)
 			}
 		}
-		j.progress(fmt.Sprintf("searched %q page %d: %d results so far", term, page, pos), false)
+		j.Progress(fmt.Sprintf("searched %q page %d: %d results so far", term, page, pos), false)
 		if len(batch) == 0 || (!sp.HasNext && !sp.NoPager) {
 			break
 		}
@@ -226,9 +226,9 @@ func (s *scraper) search(ctx context.Context, j *job, term string, a ScrapeArgs)
 // details opens the product page of each card, merges it and adds the card.
 // A card whose page could not be read is still added, saying why in
 // details_error; a block also stops the job.
-func (s *scraper) details(ctx context.Context, j *job, cards []*Product, host string) {
+func (s *scraper) details(ctx context.Context, j *scrapers.Job, cards []*Product, host string) {
 	started := make([]bool, len(cards))
-	j.each(ctx, len(cards), workers, func(i int) {
+	j.Each(ctx, len(cards), workers, func(i int) {
 		started[i] = true
 		c := cards[i]
 		d, err := s.product(ctx, c.URL, host)
@@ -236,21 +236,21 @@ func (s *scraper) details(ctx context.Context, j *job, cards []*Product, host st
 		case err == nil:
 			c.mergeDetails(d)
 		case ctx.Err() != nil:
-			c.DetailsError = stopError(ctx).Error()
+			c.DetailsError = scrapers.StopError(ctx).Error()
 		default:
 			c.DetailsError = err.Error()
-			j.call.MarkPartial("some product pages could not be read; their search results carry details_error")
+			j.Call().MarkPartial("some product pages could not be read; their search results carry details_error")
 			var be *scrapers.BlockedError
 			if errors.As(err, &be) {
-				j.failed(ctx, c.URL, err)
+				j.Failed(ctx, c.URL, err)
 			}
 		}
-		j.add(c)
+		j.Add(c)
 	})
 	for i, c := range cards {
 		if !started[i] {
 			c.DetailsError = "not read: the scrape stopped before this product page"
-			j.add(c)
+			j.Add(c)
 		}
 	}
 }

@@ -107,13 +107,13 @@ func (s *scraper) reviewsTool() scrapers.Tool {
 }
 
 func (s *scraper) reviews(ctx context.Context, call *scrapers.Call, a ReviewsArgs) error {
-	j := newJob(call, len(a.items))
-	j.each(ctx, len(a.items), workers, func(i int) {
+	j := scrapers.NewJob(call, len(a.items))
+	j.Each(ctx, len(a.items), workers, func(i int) {
 		id := a.items[i]
 		n := s.itemReviews(ctx, j, id, a.SortBy, a.maxReviews)
-		j.progress(fmt.Sprintf("item %s: %d reviews", id, n), true)
+		j.Progress(fmt.Sprintf("item %s: %d reviews", id, n), true)
 	})
-	return j.finish(ctx)
+	return j.Finish(ctx)
 }
 
 // reviewsURL is the reviews page of item id; with sort and page > 0 it is
@@ -129,17 +129,17 @@ func reviewsURL(id, sort string, page int) string {
 // itemReviews reads pages of reviews of item id until it has max, the
 // reviews end, or the job stops; it adds them as it goes and returns how
 // many it added.
-func (s *scraper) itemReviews(ctx context.Context, j *job, id, sort string, max int) int {
+func (s *scraper) itemReviews(ctx context.Context, j *scrapers.Job, id, sort string, max int) int {
 	seen := map[string]bool{}
 	n := 0
 	for page := 1; page <= maxReviewPages && n < max; page++ {
-		if j.stopped(ctx) {
+		if j.Stopped(ctx) {
 			break
 		}
 		u := reviewsURL(id, sort, page)
 		resp, err := s.f.Get(ctx, u)
 		if err != nil {
-			j.failed(ctx, u, err)
+			j.Failed(ctx, u, err)
 			break
 		}
 		rp, err := parseReviews(resp.Body, id, reviewsURL(id, "", 0))
@@ -148,7 +148,7 @@ func (s *scraper) itemReviews(ctx context.Context, j *job, id, sort string, max 
 		}
 		if err != nil {
 			if page == 1 {
-				j.failed(ctx, u, fmt.Errorf("reading the reviews of item %s: %w", id, err))
+				j.Failed(ctx, u, fmt.Errorf("reading the reviews of item %s: %w", id, err))
 			}
 			break
 		}
@@ -164,12 +164,12 @@ func (s *scraper) itemReviews(ctx context.Context, j *job, id, sort string, max 
 			seen[key] = true
 			n++
 			added++
-			j.add(&r)
+			j.Add(&r)
 			if n >= max {
 				break
 			}
 		}
-		j.progress(fmt.Sprintf("item %s page %d: %d reviews so far", id, page, n), false)
+		j.Progress(fmt.Sprintf("item %s page %d: %d reviews so far", id, page, n), false)
 		switch {
 		case added == 0:
 			return n

@@ -91,25 +91,25 @@ func prop(s *jsonschema.Schema, name string) *jsonschema.Schema {
 }
 
 func (s *scraper) scrape(ctx context.Context, call *scrapers.Call, a ScrapeArgs) error {
-	j := newJob(call, len(a.products)+len(a.SearchTerms))
-	j.each(ctx, len(a.products), workers, func(i int) {
+	j := scrapers.NewJob(call, len(a.products)+len(a.SearchTerms))
+	j.Each(ctx, len(a.products), workers, func(i int) {
 		u := a.products[i]
 		p, err := s.product(ctx, u)
 		if err != nil {
-			j.failed(ctx, u, err)
+			j.Failed(ctx, u, err)
 		} else {
-			j.add(p)
+			j.Add(p)
 		}
-		j.progress("read "+u, true)
+		j.Progress("read "+u, true)
 	})
 	for _, term := range a.SearchTerms {
-		if j.stopped(ctx) {
+		if j.Stopped(ctx) {
 			break
 		}
 		n := s.search(ctx, j, term, a.maxItems)
-		j.progress(fmt.Sprintf("searched %q: %d results", term, n), true)
+		j.Progress(fmt.Sprintf("searched %q: %d results", term, n), true)
 	}
-	return j.finish(ctx)
+	return j.Finish(ctx)
 }
 
 // product fetches and reads one product page.
@@ -133,17 +133,17 @@ func searchURL(term string, page int) string {
 // search reads pages of results for term until it has max distinct items,
 // the results end, or the job stops; it adds the results as it goes and
 // returns how many it added.
-func (s *scraper) search(ctx context.Context, j *job, term string, max int) int {
+func (s *scraper) search(ctx context.Context, j *scrapers.Job, term string, max int) int {
 	seen := map[string]bool{}
 	pos := 0
 	for page := 1; page <= maxSearchPages && pos < max; page++ {
-		if j.stopped(ctx) {
+		if j.Stopped(ctx) {
 			break
 		}
 		u := searchURL(term, page)
 		resp, err := s.f.Get(ctx, u)
 		if err != nil {
-			j.failed(ctx, u, err)
+			j.Failed(ctx, u, err)
 			break
 		}
 		sp, err := parseSearch(resp.Body)
@@ -152,7 +152,7 @@ func (s *scraper) search(ctx context.Context, j *job, term string, max int) int 
 		}
 		if err != nil {
 			if page == 1 || !errors.Is(err, errNoData) {
-				j.failed(ctx, u, fmt.Errorf("reading the results for %q: %w", term, err))
+				j.Failed(ctx, u, fmt.Errorf("reading the results for %q: %w", term, err))
 			}
 			break
 		}
@@ -165,12 +165,12 @@ func (s *scraper) search(ctx context.Context, j *job, term string, max int) int 
 			pos++
 			added++
 			it.Position, it.SearchTerm = pos, term
-			j.add(&it)
+			j.Add(&it)
 			if pos >= max {
 				break
 			}
 		}
-		j.progress(fmt.Sprintf("searched %q page %d: %d results so far", term, page, pos), false)
+		j.Progress(fmt.Sprintf("searched %q page %d: %d results so far", term, page, pos), false)
 		if added == 0 || (sp.MaxPage > 0 && page >= sp.MaxPage) {
 			break
 		}
