@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"strings"
@@ -77,6 +78,11 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		}
 		mux := http.NewServeMux()
 		mux.Handle("/metrics", h.MetricsHandler())
+		// Profiles, on the private metrics listener only.
+		mux.HandleFunc("/debug/pprof/", pprof.Index)
+		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 		msrv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 		go func() { errc <- msrv.Serve(mln) }()
 	}

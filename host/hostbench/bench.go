@@ -318,6 +318,8 @@ func inFlight(ctx context.Context, opts Options, h *host.Host, endpoint string, 
 	readRSS := func() uint64 { return rss("self") }
 	where := "this process (host and clients together)"
 	inflight := func() int { return h.InFlight() }
+	figures := func() string { return "" }
+	var profile func(path string) error
 	if len(opts.HostCommand) > 0 {
 		sub, err := startHost(ctx, opts.HostCommand)
 		if err != nil {
@@ -329,6 +331,8 @@ func inFlight(ctx context.Context, opts Options, h *host.Host, endpoint string, 
 		readRSS = func() uint64 { return rss(pid) }
 		where = "the host's own process"
 		inflight = func() int { return -1 }
+		figures = sub.runtimeFigures
+		profile = sub.saveHeapProfile
 	}
 	runtime.GC()
 	rep.BaselineRSS = readRSS()
@@ -359,8 +363,18 @@ func inFlight(ctx context.Context, opts Options, h *host.Host, endpoint string, 
 	rep.InFlightRSS = readRSS()
 	fmt.Fprintf(w, "\n%d crawl calls in flight against a slow site: RSS of %s %.1f MB (before: %.1f MB; target < 300 MB)\n",
 		rep.InFlight, where, float64(rep.InFlightRSS)/(1<<20), float64(rep.BaselineRSS)/(1<<20))
+	if f := figures(); f != "" {
+		fmt.Fprintf(w, "  host process: %s\n", f)
+	}
 	if n := inflight(); n >= 0 {
 		fmt.Fprintf(w, "  the host counted %d calls in flight\n", n)
+	}
+	if path := os.Getenv("PLUGINHOST_BENCH_HEAP_PROFILE"); path != "" && profile != nil {
+		if err := profile(path); err != nil {
+			fmt.Fprintf(w, "  heap profile not saved: %v\n", err)
+		} else {
+			fmt.Fprintf(w, "  heap profile of the host with the calls held: %s\n", path)
+		}
 	}
 	close(s.release)
 	wg.Wait()

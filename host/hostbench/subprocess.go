@@ -3,18 +3,23 @@ package hostbench
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
+	"sort"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
 
 // hostProcess is a host started as its own process.
 type hostProcess struct {
-	cmd *exec.Cmd
-	url string
+	cmd     *exec.Cmd
+	url     string
+	metrics string // the host's /metrics URL
 }
 
 // startHost runs command (a pluginhost binary with "serve") on a free
@@ -27,14 +32,20 @@ func startHost(ctx context.Context, command []string) (*hostProcess, error) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
+	mln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	maddr := mln.Addr().String()
+	mln.Close()
 	cmd := exec.CommandContext(ctx, command[0], command[1:]...)
 	cmd.Env = append(os.Environ(), "ADDR="+addr, "LICENSE_BACKEND=dev", "ALLOW_PRIVATE_NETWORKS=true",
-		"MAX_CONCURRENT_CALLS=0", "RATE_LIMIT_PER_MINUTE=0", "LOG_LEVEL=error", "REDIS_URL=", "METRICS_ADDR=")
+		"MAX_CONCURRENT_CALLS=0", "RATE_LIMIT_PER_MINUTE=0", "LOG_LEVEL=error", "REDIS_URL=", "METRICS_ADDR="+maddr)
 	cmd.Stdout, cmd.Stderr = nil, os.Stderr
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting the host process: %w", err)
 	}
-	hp := &hostProcess{cmd: cmd, url: "http://" + addr}
+	hp := &hostProcess{cmd: cmd, url: "http://" + addr, metrics: "http://" + maddr + "/metrics"}
 	deadline := time.Now().Add(20 * time.Second)
 	for time.Now().Before(deadline) {
 		resp, err := http.Get(hp.url + "/readyz")
@@ -59,4 +70,53 @@ func (hp *hostProcess) stop() {
 	case <-time.After(15 * time.Second):
 		_ = hp.cmd.Process.Kill()
 	}
+}
+
+// runtimeFigures reads the host's goroutine count and Go heap and stack in
+// use from its metrics.
+func (hp *hostProcess) runtimeFigures() string {
+	resp, err := http.Get(hp.metrics)
+	if err != nil {
+		return "metrics unavailable: " + err.Error()
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	want := map[string]string{"go_goroutines": "goroutines", "go_memstats_heap_inuse_bytes": "heap in use", "go_memstats_stack_inuse_bytes": "stacks"}
+	var parts []string
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 2 {
+			continue
+		}
+		name, ok := want[f[0]]
+		if !ok {
+			continue
+		}
+		v, _ := strconv.ParseFloat(f[1], 64)
+		if strings.HasSuffix(f[0], "_bytes") {
+			parts = append(parts, fmt.Sprintf("%s %.1f MB", name, v/(1<<20)))
+		} else {
+			parts = append(parts, fmt.Sprintf("%s %.0f", name, v))
+		}
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ", ")
+}
+
+// saveHeapProfile writes the host's heap profile (from the metrics
+// listener's /debug/pprof/heap) to path.
+func (hp *hostProcess) saveHeapProfile(path string) error {
+	resp, err := http.Get(strings.TrimSuffix(hp.metrics, "/metrics") + "/debug/pprof/heap")
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("the host answered %s", resp.Status)
+	}
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
 }
