@@ -24,32 +24,27 @@ type scraper struct {
 
 // scrape runs the scrape tool: each URL, profile and hashtag in turn.
 func (s *scraper) scrape(ctx context.Context, call *scrapers.Call, a scrapeArgs) error {
-	var sources []string
+	var urls []string
 	for _, u := range a.urls {
-		sources = append(sources, u.String())
+		urls = append(urls, u.String())
 	}
 	for _, p := range a.profiles {
-		sources = append(sources, "https://www.tiktok.com/@"+url.PathEscape(p))
+		urls = append(urls, "https://www.tiktok.com/@"+url.PathEscape(p))
 	}
 	for _, h := range a.hashtags {
-		sources = append(sources, "https://www.tiktok.com/tag/"+url.PathEscape(h))
+		urls = append(urls, "https://www.tiktok.com/tag/"+url.PathEscape(h))
 	}
-	r := &run{call: call}
-	for i, src := range sources {
-		if ctx.Err() != nil {
-			return stopped(ctx)
-		}
-		err := s.source(ctx, r, src, a.maxItems)
-		if stop, ret := r.failed(ctx, src, err); stop {
-			return ret
-		}
-		call.Progress(fmt.Sprintf("read %d of %d TikTok sources", i+1, len(sources)), i+1, len(sources))
+	sources := make([]scrapers.Source, len(urls))
+	for i, u := range urls {
+		sources[i] = scrapers.Source{URL: u, Read: func(ctx context.Context, r *scrapers.SerialJob) error {
+			return s.source(ctx, r, u, a.maxItems)
+		}}
 	}
-	return r.finish()
+	return scrapers.NewSerialJob(call, site.Name).Run(ctx, sources)
 }
 
 // source reads one page and, for a profile or hashtag, lists its videos.
-func (s *scraper) source(ctx context.Context, r *run, src string, maxItems int) error {
+func (s *scraper) source(ctx context.Context, r *scrapers.SerialJob, src string, maxItems int) error {
 	resp, err := s.f.Get(ctx, src)
 	if err != nil {
 		return err
@@ -70,10 +65,10 @@ func (s *scraper) source(ctx context.Context, r *run, src string, maxItems int) 
 	}
 	switch {
 	case pg.Video != nil:
-		r.add(pg.Video)
+		r.Add(pg.Video)
 		return nil
 	case pg.Profile != nil:
-		r.add(pg.Profile)
+		r.Add(pg.Profile)
 		seen := map[string]bool{}
 		n := 0
 		for _, v := range pg.ProfileVideos {
@@ -82,7 +77,7 @@ func (s *scraper) source(ctx context.Context, r *run, src string, maxItems int) 
 			}
 			if !seen[v.ID] {
 				seen[v.ID] = true
-				r.add(v)
+				r.Add(v)
 				n++
 			}
 		}
@@ -92,9 +87,9 @@ func (s *scraper) source(ctx context.Context, r *run, src string, maxItems int) 
 		q := url.Values{"aid": {"1988"}, "app_name": {"tiktok_web"}, "device_platform": {"web_pc"}, "secUid": {pg.Profile.SecUID}}
 		return s.list(ctx, r, "/api/post/item_list/", q, pg.Profile.URL, "@"+pg.Profile.UniqueID, maxItems, n, seen)
 	case pg.Hashtag != nil:
-		r.add(pg.Hashtag)
+		r.Add(pg.Hashtag)
 		if pg.Hashtag.ID == "" {
-			r.call.MarkPartial(fmt.Sprintf("TikTok gave no id for #%s, so its videos could not be listed", pg.Hashtag.Name))
+			r.Call().MarkPartial(fmt.Sprintf("TikTok gave no id for #%s, so its videos could not be listed", pg.Hashtag.Name))
 			return nil
 		}
 		q := url.Values{"aid": {"1988"}, "app_name": {"tiktok_web"}, "device_platform": {"web_pc"}, "challengeID": {pg.Hashtag.ID}}
@@ -105,11 +100,11 @@ func (s *scraper) source(ctx context.Context, r *run, src string, maxItems int) 
 
 // list pages through an item_list API until maxItems videos are added
 // (have already are), the list ends, or TikTok stops answering.
-func (s *scraper) list(ctx context.Context, r *run, path string, q url.Values, source, name string, maxItems, have int, seen map[string]bool) error {
+func (s *scraper) list(ctx context.Context, r *scrapers.SerialJob, path string, q url.Values, source, name string, maxItems, have int, seen map[string]bool) error {
 	cursor := "0"
 	for page := 0; page < maxListPages && have < maxItems; page++ {
 		if ctx.Err() != nil {
-			return stopped(ctx)
+			return scrapers.ContextError(ctx)
 		}
 		q.Set("count", strconv.Itoa(listPageSize))
 		q.Set("cursor", cursor)
@@ -126,12 +121,12 @@ func (s *scraper) list(ctx context.Context, r *run, path string, q url.Values, s
 					}
 					if !seen[v.ID] {
 						seen[v.ID] = true
-						r.add(v)
+						r.Add(v)
 						have++
 						added++
 					}
 				}
-				r.call.Progress(fmt.Sprintf("listed %d videos of %s", have, name), have, maxItems)
+				r.Call().Progress(fmt.Sprintf("listed %d videos of %s", have, name), have, maxItems)
 				if !l.HasMore || added == 0 || l.Cursor == "" || l.Cursor == cursor {
 					return nil
 				}
@@ -140,89 +135,16 @@ func (s *scraper) list(ctx context.Context, r *run, path string, q url.Values, s
 			}
 		}
 		if ctx.Err() != nil {
-			return stopped(ctx)
+			return scrapers.ContextError(ctx)
 		}
 		var be *scrapers.BlockedError
-		if err = rateLimited(err); errors.As(err, &be) {
+		if err = r.RateLimited(err); errors.As(err, &be) {
 			return err
 		}
 		// The page itself was read; a list that cannot be read makes the
 		// result partial rather than failing the source.
-		r.call.MarkPartial(fmt.Sprintf("the videos of %s could not all be listed (%d of %d): %v", name, have, maxItems, err))
+		r.Call().MarkPartial(fmt.Sprintf("the videos of %s could not all be listed (%d of %d): %v", name, have, maxItems, err))
 		return nil
 	}
 	return nil
-}
-
-// run tracks one call: how many real items were added and the first failure.
-type run struct {
-	call     *scrapers.Call
-	items    int
-	firstErr error
-	failures int
-}
-
-func (r *run) add(item any) {
-	r.call.Add(item)
-	r.items++
-}
-
-// failed records a source's error. It says whether the call must stop and
-// what to return then: the context's error when the call ended, the block
-// when TikTok blocked before anything was gathered.
-func (r *run) failed(ctx context.Context, src string, err error) (bool, error) {
-	if err == nil {
-		return false, nil
-	}
-	if ctx.Err() != nil {
-		return true, stopped(ctx)
-	}
-	err = rateLimited(err)
-	var be *scrapers.BlockedError
-	if errors.As(err, &be) {
-		if r.items == 0 {
-			return true, err
-		}
-		r.call.Fail(src, err)
-		r.call.MarkPartial("TikTok started blocking requests; the remaining sources were not read")
-		return true, nil
-	}
-	r.call.Fail(src, err)
-	r.failures++
-	if r.firstErr == nil {
-		r.firstErr = err
-	}
-	return false, nil
-}
-
-// finish is the call's outcome once every source was tried: an error when
-// nothing at all was gathered and something failed.
-func (r *run) finish() error {
-	if r.items == 0 && r.firstErr != nil {
-		if r.failures > 1 {
-			return fmt.Errorf("all %d TikTok sources failed; the first: %w", r.failures, r.firstErr)
-		}
-		return r.firstErr
-	}
-	return nil
-}
-
-// rateLimited turns a 429 that outlasted the fetcher's retries into the
-// rate-limit block it is.
-func rateLimited(err error) error {
-	var se *scrapers.SiteError
-	if errors.As(err, &se) && se.Status == http.StatusTooManyRequests {
-		return &scrapers.BlockedError{Site: "TikTok", Kind: scrapers.BlockRateLimited, URL: se.URL}
-	}
-	return err
-}
-
-// stopped is the error of a call whose context ended (deadline or cancel),
-// carrying the cause when there is one.
-func stopped(ctx context.Context) error {
-	err := ctx.Err()
-	if cause := context.Cause(ctx); cause != nil && cause != err {
-		return fmt.Errorf("%w: %w", err, cause)
-	}
-	return err
 }
