@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/surfsense/pluginhost/scrapers"
+	"github.com/surfsense/pluginhost/scrapers/jsonval"
 )
 
 // placePage wraps a place answer (the JSON array) the way a Maps page embeds
@@ -232,11 +233,11 @@ func TestParseSearchAndReviewsBrokenInput(t *testing.T) {
 }
 
 func TestNestedHelpers(t *testing.T) {
-	v, err := decodeJSON([]byte(`[1e999]`))
+	v, err := jsonval.Decode([]byte(`[1e999]`))
 	if _, ok := num(v, 0); err != nil || ok {
 		t.Errorf("1e999: %v %v", err, ok)
 	}
-	v, _ = decodeJSON([]byte(`[1,[2,[3,"x"]],null,"s",12345678901234567]`))
+	v, _ = jsonval.Decode([]byte(`[1,[2,[3,"x"]],null,"s",12345678901234567]`))
 	if str(v, 1, 1, 1) != "x" || str(v, 1, 1, 2) != "" || str(v, 9) != "" || str(v, -1) != "" || at(v, 2, 0) != nil || at(v, 3, 0) != nil {
 		t.Error("at/str")
 	}

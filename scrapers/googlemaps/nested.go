@@ -8,19 +8,9 @@ import (
 )
 
 // Google Maps answers with deeply nested JSON arrays whose meaning is given
-// by position. Every read goes through at, which never panics: a short array,
-// a null or a value of another type on the way gives nil.
-
-// decodeJSON decodes one JSON value with exact numbers.
-func decodeJSON(b []byte) (any, error) {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return nil, err
-	}
-	return v, nil
-}
+// by position. They are decoded with jsonval.Decode (exact numbers), and
+// every read goes through at, which never panics: a short array, a null or a
+// value of another type on the way gives nil.
 
 // at returns v[i0][i1]…, or nil when a step is out of range or not an array.
 func at(v any, idx ...int) any {

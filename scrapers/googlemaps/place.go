@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/surfsense/pluginhost/scrapers/jsonval"
 )
 
 // Place is one Google Maps place as the tools return it.
@@ -204,7 +206,7 @@ func parsePlace(body []byte, sourceURL string) (Place, error) {
 
 // placeFromJSON reads a place answer: an array whose [6] is the place.
 func placeFromJSON(b []byte, sourceURL string) (Place, error) {
-	v, err := decodeJSON(b)
+	v, err := jsonval.Decode(b)
 	if err != nil {
 		return Place{}, fmt.Errorf("the place data is not valid JSON: %w", err)
 	}

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strconv"
 	"time"
+
+	"github.com/surfsense/pluginhost/scrapers/jsonval"
 )
 
 // Review is one Google Maps review as the reviews tool returns it.
@@ -92,7 +94,7 @@ func newSession() string {
 
 // parseReviewsPage reads one listugcposts answer.
 func parseReviewsPage(body []byte, placeURL, placeTitle string) (*reviewsPage, error) {
-	v, err := decodeJSON(stripXSSI(body))
+	v, err := jsonval.Decode(stripXSSI(body))
 	if err != nil {
 		return nil, fmt.Errorf("the reviews answer is not JSON: %w", err)
 	}

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/surfsense/pluginhost/scrapers/jsonval"
 )
 
 // searchPageSize is how many places one tbm=map request asks for (Google's
@@ -54,7 +56,7 @@ func pbEscape(pb string) string {
 // parseSearch reads a tbm=map answer: the places of data[0][1][i][14]
 // (i ≥ 1; [0] echoes the query), in Google's order.
 func parseSearch(body []byte) ([]Place, error) {
-	v, err := decodeJSON(stripXSSI(body))
+	v, err := jsonval.Decode(stripXSSI(body))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errNotPlaces, err)
 	}

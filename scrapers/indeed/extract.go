@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/surfsense/pluginhost/scrapers/jsonval"
 )
 
 // Job is one Indeed job as the tool returns it.
@@ -134,7 +136,7 @@ func jsonAfter(body []byte, a assignment) (any, bool, error) {
 	if !ok {
 		return nil, false, nil
 	}
-	v, err := decodeJSON(body[at:])
+	v, err := jsonval.Decode(body[at:])
 	if err != nil {
 		return nil, true, err
 	}
@@ -151,13 +153,13 @@ func parseSearchPage(body []byte, host string) ([]Job, error) {
 	case err != nil:
 		return nil, fmt.Errorf("the search page's job cards are not valid JSON: %w", err)
 	}
-	results, ok := get(v, "metaData", "mosaicProviderJobCardsModel", "results").([]any)
+	results, ok := jsonval.Get(v, "metaData", "mosaicProviderJobCardsModel", "results").([]any)
 	if !ok {
 		return nil, errNoJobCards
 	}
 	jobs := make([]Job, 0, len(results))
 	for _, r := range results {
-		if m := object(r); m != nil {
+		if m := jsonval.Object(r); m != nil {
 			if j, ok := jobFromCard(m, host); ok {
 				jobs = append(jobs, j)
 			}
@@ -169,51 +171,51 @@ func parseSearchPage(body []byte, host string) ([]Job, error) {
 // jobFromCard reads one result of mosaicProviderJobCardsModel.
 func jobFromCard(m map[string]any, host string) (Job, bool) {
 	j := Job{
-		JobKey:    str(m["jobkey"]),
-		Title:     firstStr(m["displayTitle"], m["title"]),
-		Company:   firstStr(m["company"], m["truncatedCompany"]),
-		Location:  str(m["formattedLocation"]),
-		Remote:    str(get(m, "remoteWorkModel", "text")),
-		Posted:    str(m["formattedRelativeTime"]),
-		Snippet:   htmlToText(str(m["snippet"])),
-		Sponsored: boolean(m["sponsored"]),
-		Expired:   boolean(m["expired"]),
-		Country:   str(m["country"]),
+		JobKey:    jsonval.String(m["jobkey"]),
+		Title:     jsonval.FirstString(m["displayTitle"], m["title"]),
+		Company:   jsonval.FirstString(m["company"], m["truncatedCompany"]),
+		Location:  jsonval.String(m["formattedLocation"]),
+		Remote:    jsonval.String(jsonval.Get(m, "remoteWorkModel", "text")),
+		Posted:    jsonval.String(m["formattedRelativeTime"]),
+		Snippet:   htmlToText(jsonval.String(m["snippet"])),
+		Sponsored: jsonval.Bool(m["sponsored"]),
+		Expired:   jsonval.Bool(m["expired"]),
+		Country:   jsonval.String(m["country"]),
 	}
 	if j.JobKey == "" || j.Title == "" {
 		return Job{}, false
 	}
 	j.URL = jobURL(host, j.JobKey)
-	if ms, ok := firstInt(m["pubDate"], m["createDate"]); ok && ms > 0 {
+	if ms, ok := jsonval.FirstInt(m["pubDate"], m["createDate"]); ok && ms > 0 {
 		j.PostedAt = time.UnixMilli(ms).UTC().Format(time.RFC3339)
 	}
 	sal := Salary{
-		Text:     str(get(m, "salarySnippet", "text")),
-		Currency: str(get(m, "salarySnippet", "currency")),
-		Period:   str(get(m, "extractedSalary", "type")),
+		Text:     jsonval.String(jsonval.Get(m, "salarySnippet", "text")),
+		Currency: jsonval.String(jsonval.Get(m, "salarySnippet", "currency")),
+		Period:   jsonval.String(jsonval.Get(m, "extractedSalary", "type")),
 	}
-	sal.Min = numberPtr(get(m, "extractedSalary", "min"))
-	sal.Max = numberPtr(get(m, "extractedSalary", "max"))
+	sal.Min = numberPtr(jsonval.Get(m, "extractedSalary", "min"))
+	sal.Max = numberPtr(jsonval.Get(m, "extractedSalary", "max"))
 	if sal.Min != nil && *sal.Min == 0 && sal.Max != nil && *sal.Max > 0 {
 		sal.Min = nil // "Up to $100 an hour"
 	}
 	j.Salary = salaryOrNil(sal)
-	for _, t := range list(m["jobTypes"]) {
-		j.JobTypes = appendNew(j.JobTypes, str(t))
+	for _, t := range jsonval.List(m["jobTypes"]) {
+		j.JobTypes = appendNew(j.JobTypes, jsonval.String(t))
 	}
-	for _, group := range list(m["taxonomyAttributes"]) {
-		if str(get(group, "label")) == "job-types" {
-			for _, a := range list(get(group, "attributes")) {
-				j.JobTypes = appendNew(j.JobTypes, str(get(a, "label")))
+	for _, group := range jsonval.List(m["taxonomyAttributes"]) {
+		if jsonval.String(jsonval.Get(group, "label")) == "job-types" {
+			for _, a := range jsonval.List(jsonval.Get(group, "attributes")) {
+				j.JobTypes = appendNew(j.JobTypes, jsonval.String(jsonval.Get(a, "label")))
 			}
 		}
 	}
 	j.company = CompanyDetails{
 		Name:         j.Company,
 		Rating:       numberPtr(m["companyRating"]),
-		URL:          absURL(host, str(m["companyOverviewLink"])),
-		ReviewsURL:   absURL(host, str(m["companyReviewLink"])),
-		Logo:         str(get(m, "companyBrandingAttributes", "logoUrl")),
+		URL:          absURL(host, jsonval.String(m["companyOverviewLink"])),
+		ReviewsURL:   absURL(host, jsonval.String(m["companyReviewLink"])),
+		Logo:         jsonval.String(jsonval.Get(m, "companyBrandingAttributes", "logoUrl")),
 		ReviewsCount: intPtr(m["companyReviewCount"]),
 	}
 	if j.company.Rating != nil && *j.company.Rating == 0 && j.company.ReviewsCount == nil {
@@ -232,25 +234,25 @@ func parseJobPage(body []byte, host string) (Job, error) {
 	case err != nil:
 		return Job{}, fmt.Errorf("the job page's data is not valid JSON: %w", err)
 	}
-	ji := object(get(d, "jobInfoWrapperModel", "jobInfoModel"))
+	ji := jsonval.Object(jsonval.Get(d, "jobInfoWrapperModel", "jobInfoModel"))
 	if ji == nil {
 		return Job{}, errNoJobData
 	}
-	h := object(ji["jobInfoHeaderModel"])
+	h := jsonval.Object(ji["jobInfoHeaderModel"])
 	j := Job{
-		JobKey:   str(get(d, "jobKey")),
-		Title:    firstStr(h["jobTitle"], get(d, "jobTitle")),
-		Company:  firstStr(h["companyName"], get(h, "companyReviewModel", "companyName")),
-		Location: firstStr(h["formattedLocation"], get(d, "jobLocation")),
-		Remote:   str(get(h, "remoteWorkModel", "text")),
-		Posted:   firstStr(get(d, "hiringInsightsModel", "age"), get(d, "jobMetadataFooterModel", "age")),
-		Country:  str(get(d, "country")),
-		Expired:  boolean(ji["showExpiredHeader"]) || ji["expiredJobMetadataModel"] != nil,
+		JobKey:   jsonval.String(jsonval.Get(d, "jobKey")),
+		Title:    jsonval.FirstString(h["jobTitle"], jsonval.Get(d, "jobTitle")),
+		Company:  jsonval.FirstString(h["companyName"], jsonval.Get(h, "companyReviewModel", "companyName")),
+		Location: jsonval.FirstString(h["formattedLocation"], jsonval.Get(d, "jobLocation")),
+		Remote:   jsonval.String(jsonval.Get(h, "remoteWorkModel", "text")),
+		Posted:   jsonval.FirstString(jsonval.Get(d, "hiringInsightsModel", "age"), jsonval.Get(d, "jobMetadataFooterModel", "age")),
+		Country:  jsonval.String(jsonval.Get(d, "country")),
+		Expired:  jsonval.Bool(ji["showExpiredHeader"]) || ji["expiredJobMetadataModel"] != nil,
 	}
 	if j.Title == "" {
 		return Job{}, errNoJobData
 	}
-	if base := str(get(d, "baseUrl")); base != "" {
+	if base := jsonval.String(jsonval.Get(d, "baseUrl")); base != "" {
 		if u, err := url.Parse(base); err == nil && u.Host != "" && isIndeedHost(u.Hostname()) {
 			host = u.Host
 		}
@@ -258,43 +260,43 @@ func parseJobPage(body []byte, host string) (Job, error) {
 	if j.JobKey != "" {
 		j.URL = jobURL(host, j.JobKey)
 	}
-	if ms, ok := firstInt(get(d, "datePublished")); ok && ms > 0 {
+	if ms, ok := jsonval.FirstInt(jsonval.Get(d, "datePublished")); ok && ms > 0 {
 		j.PostedAt = time.UnixMilli(ms).UTC().Format(time.RFC3339)
 	}
 	desc := ji["sanitizedJobDescription"]
-	if m := object(desc); m != nil { // older pages: {"content": "<div>…", "contentKind": "HTML"}
+	if m := jsonval.Object(desc); m != nil { // older pages: {"content": "<div>…", "contentKind": "HTML"}
 		desc = m["content"]
 	}
-	j.DescriptionHTML = strings.TrimSpace(str(desc))
+	j.DescriptionHTML = strings.TrimSpace(jsonval.String(desc))
 	j.Description = htmlToText(j.DescriptionHTML)
-	for _, t := range strings.Split(str(get(ji, "jobMetadataHeaderModel", "jobType")), ",") {
+	for _, t := range strings.Split(jsonval.String(jsonval.Get(ji, "jobMetadataHeaderModel", "jobType")), ",") {
 		j.JobTypes = appendNew(j.JobTypes, strings.TrimSpace(t))
 	}
-	si := object(get(d, "salaryInfoModel"))
+	si := jsonval.Object(jsonval.Get(d, "salaryInfoModel"))
 	sal := Salary{
-		Text:     str(si["salaryText"]),
+		Text:     jsonval.String(si["salaryText"]),
 		Min:      numberPtr(si["salaryMin"]),
 		Max:      numberPtr(si["salaryMax"]),
-		Period:   str(si["salaryType"]),
-		Currency: str(si["salaryCurrency"]),
+		Period:   jsonval.String(si["salaryType"]),
+		Currency: jsonval.String(si["salaryCurrency"]),
 	}
 	if sal.Min == nil && sal.Max == nil {
 		sal.Min, sal.Max = numberPtr(h["salaryMin"]), numberPtr(h["salaryMax"])
-		sal.Period, sal.Currency = firstStr(sal.Period, h["salaryType"]), firstStr(sal.Currency, h["salaryCurrency"])
+		sal.Period, sal.Currency = jsonval.FirstString(sal.Period, h["salaryType"]), jsonval.FirstString(sal.Currency, h["salaryCurrency"])
 	}
 	j.Salary = salaryOrNil(sal)
-	for _, b := range list(get(d, "benefitsModel", "benefits")) {
-		j.Benefits = appendNew(j.Benefits, str(get(b, "label")))
+	for _, b := range jsonval.List(jsonval.Get(d, "benefitsModel", "benefits")) {
+		j.Benefits = appendNew(j.Benefits, jsonval.String(jsonval.Get(b, "label")))
 	}
-	ratings := get(h, "companyReviewModel", "ratingsModel")
+	ratings := jsonval.Get(h, "companyReviewModel", "ratingsModel")
 	j.company = CompanyDetails{
 		Name:          j.Company,
-		Rating:        numberPtr(get(ratings, "rating")),
-		ReviewsCount:  intPtr(get(ratings, "count")),
-		URL:           stripTracking(str(h["companyOverviewLink"])),
-		ReviewsURL:    stripTracking(str(h["companyReviewLink"])),
-		Logo:          str(get(h, "companyImagesModel", "logoUrl")),
-		ParentCompany: str(h["parentCompanyName"]),
+		Rating:        numberPtr(jsonval.Get(ratings, "rating")),
+		ReviewsCount:  intPtr(jsonval.Get(ratings, "count")),
+		URL:           stripTracking(jsonval.String(h["companyOverviewLink"])),
+		ReviewsURL:    stripTracking(jsonval.String(h["companyReviewLink"])),
+		Logo:          jsonval.String(jsonval.Get(h, "companyImagesModel", "logoUrl")),
+		ParentCompany: jsonval.String(h["parentCompanyName"]),
 	}
 	return j, nil
 }
@@ -389,14 +391,14 @@ func salaryOrNil(s Salary) *Salary {
 }
 
 func numberPtr(v any) *float64 {
-	if f, ok := number(v); ok {
+	if f, ok := jsonval.Float(v); ok {
 		return &f
 	}
 	return nil
 }
 
 func intPtr(v any) *int64 {
-	if n, ok := integer(v); ok {
+	if n, ok := jsonval.Int(v); ok {
 		return &n
 	}
 	return nil

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/url"
 	"time"
+
+	"github.com/surfsense/pluginhost/scrapers/jsonval"
 )
 
 // Video is one TikTok video (or photo post) as the tool returns it.
@@ -114,6 +116,7 @@ type page struct {
 var (
 	errNoData    = errors.New("the page carries no TikTok data (__UNIVERSAL_DATA_FOR_REHYDRATION__ missing or empty); TikTok may have changed its pages")
 	errEmptyList = errors.New("TikTok answered the item list with an empty body; it lists videos only to signed browser requests")
+	errNotJSON   = errors.New("the answer is not JSON")
 )
 
 // universalDataID is the id of the script TikTok's pages carry their data in.
@@ -150,11 +153,11 @@ func defaultScope(body []byte) (map[string]any, error) {
 	if end < 0 {
 		return nil, errNoData
 	}
-	v, err := decodeJSON(rest[:end])
+	v, err := jsonval.Decode(rest[:end])
 	if err != nil {
 		return nil, fmt.Errorf("the page's TikTok data is not valid JSON: %w", err)
 	}
-	scope := object(get(v, "__DEFAULT_SCOPE__"))
+	scope := jsonval.Object(jsonval.Get(v, "__DEFAULT_SCOPE__"))
 	if scope == nil {
 		return nil, errNoData
 	}
@@ -195,20 +198,20 @@ func parsePage(body []byte, pageURL string) (*page, error) {
 	if err != nil {
 		return nil, err
 	}
-	if d := object(scope["webapp.video-detail"]); d != nil {
-		if it := object(get(d, "itemInfo", "itemStruct")); len(it) > 0 && str(it["id"]) != "" {
+	if d := jsonval.Object(scope["webapp.video-detail"]); d != nil {
+		if it := jsonval.Object(jsonval.Get(d, "itemInfo", "itemStruct")); len(it) > 0 && jsonval.String(it["id"]) != "" {
 			v := videoFrom(it, pageURL)
 			return &page{Video: &v}, nil
 		}
 		return nil, scopeStatus(d)
 	}
-	if d := object(scope["webapp.user-detail"]); d != nil {
-		ui := object(d["userInfo"])
-		if u := object(ui["user"]); len(u) > 0 && str(u["uniqueId"]) != "" {
+	if d := jsonval.Object(scope["webapp.user-detail"]); d != nil {
+		ui := jsonval.Object(d["userInfo"])
+		if u := jsonval.Object(ui["user"]); len(u) > 0 && jsonval.String(u["uniqueId"]) != "" {
 			p := profileFrom(ui)
 			pg := &page{Profile: &p}
-			for _, it := range list(ui["itemList"]) {
-				if m := object(it); m != nil && str(m["id"]) != "" {
+			for _, it := range jsonval.List(ui["itemList"]) {
+				if m := jsonval.Object(it); m != nil && jsonval.String(m["id"]) != "" {
 					v := videoFrom(m, "")
 					v.Source = p.URL
 					pg.ProfileVideos = append(pg.ProfileVideos, v)
@@ -218,9 +221,9 @@ func parsePage(body []byte, pageURL string) (*page, error) {
 		}
 		return nil, scopeStatus(d)
 	}
-	if d := object(scope["webapp.challenge-detail"]); d != nil {
-		ci := object(d["challengeInfo"])
-		if c := object(ci["challenge"]); len(c) > 0 && str(c["title"]) != "" {
+	if d := jsonval.Object(scope["webapp.challenge-detail"]); d != nil {
+		ci := jsonval.Object(d["challengeInfo"])
+		if c := jsonval.Object(ci["challenge"]); len(c) > 0 && jsonval.String(c["title"]) != "" {
 			h := hashtagFrom(ci)
 			return &page{Hashtag: &h}, nil
 		}
@@ -230,8 +233,8 @@ func parsePage(body []byte, pageURL string) (*page, error) {
 }
 
 func scopeStatus(d map[string]any) error {
-	if code, ok := integer(d["statusCode"]); ok && code != 0 {
-		return &statusError{Code: code, Msg: str(d["statusMsg"])}
+	if code, ok := jsonval.Int(d["statusCode"]); ok && code != 0 {
+		return &statusError{Code: code, Msg: jsonval.String(d["statusMsg"])}
 	}
 	return errNoData
 }
@@ -241,34 +244,34 @@ func scopeStatus(d map[string]any) error {
 func videoFrom(it map[string]any, fallbackURL string) Video {
 	v := Video{
 		Type:        "video",
-		ID:          str(it["id"]),
-		Description: str(it["desc"]),
-		Language:    str(it["textLanguage"]),
-		Location:    str(it["locationCreated"]),
-		IsAd:        boolean(it["isAd"]),
+		ID:          jsonval.String(it["id"]),
+		Description: jsonval.String(it["desc"]),
+		Language:    jsonval.String(it["textLanguage"]),
+		Location:    jsonval.String(it["locationCreated"]),
+		IsAd:        jsonval.Bool(it["isAd"]),
 		Hashtags:    []string{},
 	}
-	if ct, ok := integer(it["createTime"]); ok && ct > 0 {
+	if ct, ok := jsonval.Int(it["createTime"]); ok && ct > 0 {
 		v.CreateTime = ct
 		v.CreatedAt = time.Unix(ct, 0).UTC().Format(time.RFC3339)
 	}
 	switch a := it["author"].(type) {
 	case map[string]any:
 		v.Author = Author{
-			ID:       str(a["id"]),
-			UniqueID: str(a["uniqueId"]),
-			Nickname: str(a["nickname"]),
-			Verified: boolean(a["verified"]),
-			Avatar:   firstStr(a["avatarMedium"], a["avatarThumb"], a["avatarLarger"]),
+			ID:       jsonval.String(a["id"]),
+			UniqueID: jsonval.String(a["uniqueId"]),
+			Nickname: jsonval.String(a["nickname"]),
+			Verified: jsonval.Bool(a["verified"]),
+			Avatar:   jsonval.FirstString(a["avatarMedium"], a["avatarThumb"], a["avatarLarger"]),
 		}
 	default: // some list answers give the author's name only
-		v.Author.UniqueID = str(a)
-		v.Author.ID = str(it["authorId"])
+		v.Author.UniqueID = jsonval.String(a)
+		v.Author.ID = jsonval.String(it["authorId"])
 	}
-	stats, stats2 := object(it["stats"]), object(it["statsV2"])
+	stats, stats2 := jsonval.Object(it["stats"]), jsonval.Object(it["statsV2"])
 	count := func(key string) *int64 {
 		// statsV2 holds exact counts as strings; stats may be rounded.
-		if n, ok := firstInt(stats2[key], stats[key]); ok {
+		if n, ok := jsonval.FirstInt(stats2[key], stats[key]); ok {
 			return &n
 		}
 		return nil
@@ -280,9 +283,9 @@ func videoFrom(it map[string]any, fallbackURL string) Video {
 		Shares:   count("shareCount"),
 		Collects: count("collectCount"),
 	}
-	if m := object(it["music"]); len(m) > 0 {
-		mu := &Music{ID: str(m["id"]), Title: str(m["title"]), Author: str(m["authorName"]), Original: boolean(m["original"])}
-		mu.Duration, _ = integer(m["duration"])
+	if m := jsonval.Object(it["music"]); len(m) > 0 {
+		mu := &Music{ID: jsonval.String(m["id"]), Title: jsonval.String(m["title"]), Author: jsonval.String(m["authorName"]), Original: jsonval.Bool(m["original"])}
+		mu.Duration, _ = jsonval.Int(m["duration"])
 		if mu.ID != "" || mu.Title != "" {
 			v.Music = mu
 		}
@@ -294,22 +297,22 @@ func videoFrom(it map[string]any, fallbackURL string) Video {
 			v.Hashtags = append(v.Hashtags, t)
 		}
 	}
-	for _, c := range list(it["challenges"]) {
-		addTag(str(get(c, "title")))
+	for _, c := range jsonval.List(it["challenges"]) {
+		addTag(jsonval.String(jsonval.Get(c, "title")))
 	}
-	for _, te := range list(it["textExtra"]) {
-		addTag(str(get(te, "hashtagName")))
+	for _, te := range jsonval.List(it["textExtra"]) {
+		addTag(jsonval.String(jsonval.Get(te, "hashtagName")))
 	}
-	vid := object(it["video"])
-	v.Duration, _ = integer(vid["duration"])
-	v.Cover = firstStr(vid["cover"], vid["originCover"], vid["dynamicCover"])
-	for _, img := range list(get(it, "imagePost", "images")) {
-		if u := str(get(img, "imageURL", "urlList", 0)); u != "" {
+	vid := jsonval.Object(it["video"])
+	v.Duration, _ = jsonval.Int(vid["duration"])
+	v.Cover = jsonval.FirstString(vid["cover"], vid["originCover"], vid["dynamicCover"])
+	for _, img := range jsonval.List(jsonval.Get(it, "imagePost", "images")) {
+		if u := jsonval.String(jsonval.Get(img, "imageURL", "urlList", 0)); u != "" {
 			v.Images = append(v.Images, u)
 		}
 	}
 	if v.Cover == "" {
-		v.Cover = str(get(it, "imagePost", "cover", "imageURL", "urlList", 0))
+		v.Cover = jsonval.String(jsonval.Get(it, "imagePost", "cover", "imageURL", "urlList", 0))
 	}
 	v.URL = fallbackURL
 	if v.ID != "" && v.Author.UniqueID != "" {
@@ -328,24 +331,24 @@ func videoFrom(it map[string]any, fallbackURL string) Video {
 
 // profileFrom normalizes "webapp.user-detail".userInfo.
 func profileFrom(ui map[string]any) Profile {
-	u := object(ui["user"])
+	u := jsonval.Object(ui["user"])
 	p := Profile{
 		Type:     "profile",
-		ID:       str(u["id"]),
-		UniqueID: str(u["uniqueId"]),
-		Nickname: str(u["nickname"]),
-		Bio:      str(u["signature"]),
-		BioLink:  str(get(u, "bioLink", "link")),
-		Verified: boolean(u["verified"]),
-		Private:  boolean(u["privateAccount"]),
-		Avatar:   firstStr(u["avatarMedium"], u["avatarLarger"], u["avatarThumb"]),
-		SecUID:   str(u["secUid"]),
+		ID:       jsonval.String(u["id"]),
+		UniqueID: jsonval.String(u["uniqueId"]),
+		Nickname: jsonval.String(u["nickname"]),
+		Bio:      jsonval.String(u["signature"]),
+		BioLink:  jsonval.String(jsonval.Get(u, "bioLink", "link")),
+		Verified: jsonval.Bool(u["verified"]),
+		Private:  jsonval.Bool(u["privateAccount"]),
+		Avatar:   jsonval.FirstString(u["avatarMedium"], u["avatarLarger"], u["avatarThumb"]),
+		SecUID:   jsonval.String(u["secUid"]),
 	}
 	p.URL = "https://www.tiktok.com/@" + url.PathEscape(p.UniqueID)
-	stats, stats2 := object(ui["stats"]), object(ui["statsV2"])
+	stats, stats2 := jsonval.Object(ui["stats"]), jsonval.Object(ui["statsV2"])
 	count := func(keys ...string) *int64 {
 		for _, k := range keys {
-			if n, ok := firstInt(stats2[k], stats[k]); ok {
+			if n, ok := jsonval.FirstInt(stats2[k], stats[k]); ok {
 				return &n
 			}
 		}
@@ -363,18 +366,18 @@ func profileFrom(ui map[string]any) Profile {
 
 // hashtagFrom normalizes "webapp.challenge-detail".challengeInfo.
 func hashtagFrom(ci map[string]any) Hashtag {
-	c := object(ci["challenge"])
+	c := jsonval.Object(ci["challenge"])
 	h := Hashtag{
 		Type:        "hashtag",
-		ID:          str(c["id"]),
-		Name:        str(c["title"]),
-		Description: str(c["desc"]),
-		Cover:       firstStr(c["coverLarger"], c["profileLarger"], c["coverMedium"], c["profileMedium"]),
+		ID:          jsonval.String(c["id"]),
+		Name:        jsonval.String(c["title"]),
+		Description: jsonval.String(c["desc"]),
+		Cover:       jsonval.FirstString(c["coverLarger"], c["profileLarger"], c["coverMedium"], c["profileMedium"]),
 	}
 	h.URL = "https://www.tiktok.com/tag/" + url.PathEscape(h.Name)
-	stats, stats2, inner := object(ci["stats"]), object(ci["statsV2"]), object(c["stats"])
+	stats, stats2, inner := jsonval.Object(ci["stats"]), jsonval.Object(ci["statsV2"]), jsonval.Object(c["stats"])
 	count := func(key string) *int64 {
-		if n, ok := firstInt(stats2[key], stats[key], inner[key]); ok {
+		if n, ok := jsonval.FirstInt(stats2[key], stats[key], inner[key]); ok {
 			return &n
 		}
 		return nil
@@ -396,23 +399,23 @@ func parseItemList(body []byte, source string) (*itemList, error) {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil, errEmptyList
 	}
-	v, err := decodeJSON(body)
+	v, err := jsonval.Decode(body)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errNotJSON, err)
 	}
-	m := object(v)
+	m := jsonval.Object(v)
 	if m == nil {
 		return nil, errNotJSON
 	}
-	if code, ok := integer(m["statusCode"]); ok && code != 0 && m["itemList"] == nil {
-		return nil, &statusError{Code: code, Msg: firstStr(m["statusMsg"], m["status_msg"])}
+	if code, ok := jsonval.Int(m["statusCode"]); ok && code != 0 && m["itemList"] == nil {
+		return nil, &statusError{Code: code, Msg: jsonval.FirstString(m["statusMsg"], m["status_msg"])}
 	}
-	l := &itemList{Cursor: str(m["cursor"]), HasMore: boolean(m["hasMore"])}
-	if n, ok := integer(m["hasMore"]); ok { // some answers say 1/0
+	l := &itemList{Cursor: jsonval.String(m["cursor"]), HasMore: jsonval.Bool(m["hasMore"])}
+	if n, ok := jsonval.Int(m["hasMore"]); ok { // some answers say 1/0
 		l.HasMore = n != 0
 	}
-	for _, it := range list(m["itemList"]) {
-		if o := object(it); o != nil && str(o["id"]) != "" {
+	for _, it := range jsonval.List(m["itemList"]) {
+		if o := jsonval.Object(it); o != nil && jsonval.String(o["id"]) != "" {
 			vid := videoFrom(o, "")
 			vid.Source = source
 			l.Videos = append(l.Videos, vid)

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+
+	"github.com/surfsense/pluginhost/scrapers/jsonval"
 )
 
 // errNoData says a page carries none of the JSON Walmart renders from.
@@ -121,10 +123,8 @@ func pageData(body []byte) (any, error) {
 		if !ok || len(raw) == 0 {
 			continue
 		}
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.UseNumber()
-		var v any
-		if err := dec.Decode(&v); err != nil {
+		v, err := jsonval.Decode(raw)
+		if err != nil {
 			return nil, errors.New("the page's " + id + " is not valid JSON: " + err.Error())
 		}
 		return v, nil
@@ -132,22 +132,10 @@ func pageData(body []byte) (any, error) {
 	return nil, errNoData
 }
 
-// get walks v through object keys; a missing key or a non-object gives nil.
-func get(v any, path ...string) any {
-	for _, k := range path {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil
-		}
-		v = m[k]
-	}
-	return v
-}
-
 // first returns the first of the paths that leads to a non-nil value.
-func first(v any, paths ...[]string) any {
+func first(v any, paths ...[]any) any {
 	for _, p := range paths {
-		if x := get(v, p...); x != nil {
+		if x := jsonval.Get(v, p...); x != nil {
 			return x
 		}
 	}
@@ -220,18 +208,6 @@ func parseAmount(s string) (float64, bool) {
 	digits := strings.TrimRight(strings.ReplaceAll(s[start:end], ",", ""), ".")
 	f, err := strconv.ParseFloat(digits, 64)
 	return f, err == nil
-}
-
-// list is v as an array, nil when it is not one.
-func list(v any) []any {
-	l, _ := v.([]any)
-	return l
-}
-
-// boolean is v as true or false; anything but true is false.
-func boolean(v any) bool {
-	b, _ := v.(bool)
-	return b
 }
 
 func ptr[T any](v T) *T { return &v }

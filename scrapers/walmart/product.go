@@ -8,6 +8,8 @@ import (
 
 	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
 	"github.com/PuerkitoBio/goquery"
+
+	"github.com/surfsense/pluginhost/scrapers/jsonval"
 )
 
 // Product is one item the scrape tool returns: a search result or a product
@@ -67,76 +69,76 @@ func parseProduct(body []byte, pageURL string) (Product, error) {
 		return Product{}, err
 	}
 	data := first(root,
-		[]string{"props", "pageProps", "initialData", "data"},
-		[]string{"initialData", "data"},
-		[]string{"data"})
-	prod := get(data, "product")
+		[]any{"props", "pageProps", "initialData", "data"},
+		[]any{"initialData", "data"},
+		[]any{"data"})
+	prod := jsonval.Get(data, "product")
 	if !isProduct(prod) {
 		prod = find(root, "product", 8)
 	}
 	if !isProduct(prod) {
 		return Product{}, errNoProduct
 	}
-	idml := get(data, "idml")
+	idml := jsonval.Get(data, "idml")
 
 	p := Product{
 		URL:       pageURL,
-		ID:        str(get(prod, "usItemId")),
-		ProductID: str(get(prod, "id")),
-		Title:     str(get(prod, "name")),
-		Brand:     str(get(prod, "brand")),
-		UPC:       str(get(prod, "upc")),
-		Model:     str(get(prod, "model")),
+		ID:        str(jsonval.Get(prod, "usItemId")),
+		ProductID: str(jsonval.Get(prod, "id")),
+		Title:     str(jsonval.Get(prod, "name")),
+		Brand:     str(jsonval.Get(prod, "brand")),
+		UPC:       str(jsonval.Get(prod, "upc")),
+		Model:     str(jsonval.Get(prod, "model")),
 	}
-	pi := get(prod, "priceInfo")
-	p.Price = numPtr(first(pi, []string{"currentPrice", "price"}, []string{"priceRange", "minPrice"}))
+	pi := jsonval.Get(prod, "priceInfo")
+	p.Price = numPtr(first(pi, []any{"currentPrice", "price"}, []any{"priceRange", "minPrice"}))
 	if p.Price == nil {
-		p.Price = numPtr(get(pi, "currentPrice", "priceString"))
+		p.Price = numPtr(jsonval.Get(pi, "currentPrice", "priceString"))
 	}
 	if p.Price != nil {
-		p.Currency = str(get(pi, "currentPrice", "currencyUnit"))
+		p.Currency = str(jsonval.Get(pi, "currentPrice", "currencyUnit"))
 		if p.Currency == "" {
 			p.Currency = "USD"
 		}
 	}
-	p.ListPrice = numPtr(first(pi, []string{"wasPrice", "price"}, []string{"listPrice", "price"}))
-	p.UnitPrice = str(get(pi, "unitPrice", "priceString"))
-	p.Availability = availability(get(prod, "availabilityStatus"))
-	p.Seller = str(first(prod, []string{"sellerDisplayName"}, []string{"sellerName"}))
+	p.ListPrice = numPtr(first(pi, []any{"wasPrice", "price"}, []any{"listPrice", "price"}))
+	p.UnitPrice = str(jsonval.Get(pi, "unitPrice", "priceString"))
+	p.Availability = availability(jsonval.Get(prod, "availabilityStatus"))
+	p.Seller = str(first(prod, []any{"sellerDisplayName"}, []any{"sellerName"}))
 
-	p.Rating = numPtr(get(prod, "averageRating"))
+	p.Rating = numPtr(jsonval.Get(prod, "averageRating"))
 	if p.Rating == nil {
-		p.Rating = numPtr(get(data, "reviews", "roundedAverageOverallRating"))
+		p.Rating = numPtr(jsonval.Get(data, "reviews", "roundedAverageOverallRating"))
 	}
-	p.ReviewsCount = intPtr(get(prod, "numberOfReviews"))
+	p.ReviewsCount = intPtr(jsonval.Get(prod, "numberOfReviews"))
 	if p.ReviewsCount == nil {
-		p.ReviewsCount = intPtr(get(data, "reviews", "totalReviewCount"))
+		p.ReviewsCount = intPtr(jsonval.Get(data, "reviews", "totalReviewCount"))
 	}
 
-	for _, im := range list(get(prod, "imageInfo", "allImages")) {
-		if u := str(get(im, "url")); u != "" {
+	for _, im := range jsonval.List(jsonval.Get(prod, "imageInfo", "allImages")) {
+		if u := str(jsonval.Get(im, "url")); u != "" {
 			p.Images = append(p.Images, u)
 		}
 	}
-	p.Image = str(get(prod, "imageInfo", "thumbnailUrl"))
+	p.Image = str(jsonval.Get(prod, "imageInfo", "thumbnailUrl"))
 	if p.Image == "" && len(p.Images) > 0 {
 		p.Image = p.Images[0]
 	}
 
-	p.Highlights = specs(get(idml, "productHighlights"))
-	p.Specifications = specs(get(idml, "specifications"))
-	p.Description = markdown(str(get(idml, "longDescription")))
-	p.ShortDescription = markdown(str(first(idml, []string{"shortDescription"})))
+	p.Highlights = specs(jsonval.Get(idml, "productHighlights"))
+	p.Specifications = specs(jsonval.Get(idml, "specifications"))
+	p.Description = markdown(str(jsonval.Get(idml, "longDescription")))
+	p.ShortDescription = markdown(str(first(idml, []any{"shortDescription"})))
 	if p.ShortDescription == "" {
-		p.ShortDescription = markdown(str(get(prod, "shortDescription")))
+		p.ShortDescription = markdown(str(jsonval.Get(prod, "shortDescription")))
 	}
 
-	crumbs := list(get(data, "seoItemMetaData", "breadCrumbs"))
+	crumbs := jsonval.List(jsonval.Get(data, "seoItemMetaData", "breadCrumbs"))
 	if len(crumbs) == 0 {
-		crumbs = list(get(prod, "category", "path"))
+		crumbs = jsonval.List(jsonval.Get(prod, "category", "path"))
 	}
 	for _, c := range crumbs {
-		if n := str(get(c, "name")); n != "" {
+		if n := str(jsonval.Get(c, "name")); n != "" {
 			p.Breadcrumbs = append(p.Breadcrumbs, n)
 		}
 	}
@@ -145,21 +147,21 @@ func parseProduct(body []byte, pageURL string) (Product, error) {
 
 // isProduct reports whether v looks like Walmart's product object.
 func isProduct(v any) bool {
-	return str(get(v, "usItemId")) != "" || str(get(v, "name")) != "" && get(v, "priceInfo") != nil
+	return str(jsonval.Get(v, "usItemId")) != "" || str(jsonval.Get(v, "name")) != "" && jsonval.Get(v, "priceInfo") != nil
 }
 
 // specs reads [{name, value}] (or plain strings) into Specs.
 func specs(v any) []Spec {
 	var out []Spec
-	for _, x := range list(v) {
+	for _, x := range jsonval.List(v) {
 		if s := str(x); s != "" {
 			out = append(out, Spec{Value: s})
 			continue
 		}
-		name, value := str(get(x, "name")), str(get(x, "value"))
+		name, value := str(jsonval.Get(x, "name")), str(jsonval.Get(x, "value"))
 		if value == "" {
 			// highlights sometimes carry their text under other keys
-			value = str(first(x, []string{"text"}, []string{"description"}))
+			value = str(first(x, []any{"text"}, []any{"description"}))
 		}
 		if name != "" || value != "" {
 			out = append(out, Spec{Name: name, Value: value})

@@ -2,6 +2,8 @@ package walmart
 
 import (
 	"time"
+
+	"github.com/surfsense/pluginhost/scrapers/jsonval"
 )
 
 // Review is one customer review the reviews tool returns.
@@ -50,10 +52,10 @@ func parseReviews(body []byte, itemID, pageURL string) (reviewsPage, error) {
 		return reviewsPage{}, err
 	}
 	rv := first(root,
-		[]string{"props", "pageProps", "initialData", "data", "reviews"},
-		[]string{"initialData", "data", "reviews"},
-		[]string{"data", "reviews"})
-	if get(rv, "customerReviews") == nil {
+		[]any{"props", "pageProps", "initialData", "data", "reviews"},
+		[]any{"initialData", "data", "reviews"},
+		[]any{"data", "reviews"})
+	if jsonval.Get(rv, "customerReviews") == nil {
 		if cr := find(root, "customerReviews", 10); cr != nil {
 			rv = map[string]any{"customerReviews": cr}
 		}
@@ -61,16 +63,16 @@ func parseReviews(body []byte, itemID, pageURL string) (reviewsPage, error) {
 	if rv == nil {
 		return reviewsPage{}, nil
 	}
-	page := reviewsPage{Results: true, Total: intPtr(get(rv, "totalReviewCount"))}
-	pg := get(rv, "pagination")
+	page := reviewsPage{Results: true, Total: intPtr(jsonval.Get(rv, "totalReviewCount"))}
+	pg := jsonval.Get(rv, "pagination")
 	page.Paged = pg != nil
-	for _, p := range list(get(pg, "pages")) {
-		if n := intPtr(get(p, "num")); n != nil && *n > page.LastPage {
+	for _, p := range jsonval.List(jsonval.Get(pg, "pages")) {
+		if n := intPtr(jsonval.Get(p, "num")); n != nil && *n > page.LastPage {
 			page.LastPage = *n
 		}
 	}
-	page.HasNext = get(pg, "next") != nil && (str(get(pg, "next", "url")) != "" || intPtr(get(pg, "next", "num")) != nil)
-	for _, r := range list(get(rv, "customerReviews")) {
+	page.HasNext = jsonval.Get(pg, "next") != nil && (str(jsonval.Get(pg, "next", "url")) != "" || intPtr(jsonval.Get(pg, "next", "num")) != nil)
+	for _, r := range jsonval.List(jsonval.Get(rv, "customerReviews")) {
 		if rev, ok := review(r, itemID, pageURL); ok {
 			page.Reviews = append(page.Reviews, rev)
 		}
@@ -84,30 +86,30 @@ func review(r any, itemID, pageURL string) (Review, bool) {
 	rev := Review{
 		URL:            pageURL,
 		ItemID:         itemID,
-		ReviewID:       str(get(r, "reviewId")),
-		Title:          str(get(r, "reviewTitle")),
-		Text:           str(get(r, "reviewText")),
-		Rating:         numPtr(get(r, "rating")),
-		Author:         str(get(r, "userNickname")),
-		Date:           isoDate(str(get(r, "reviewSubmissionTime"))),
-		HelpfulVotes:   intPtr(get(r, "positiveFeedback")),
-		UnhelpfulVotes: intPtr(get(r, "negativeFeedback")),
+		ReviewID:       str(jsonval.Get(r, "reviewId")),
+		Title:          str(jsonval.Get(r, "reviewTitle")),
+		Text:           str(jsonval.Get(r, "reviewText")),
+		Rating:         numPtr(jsonval.Get(r, "rating")),
+		Author:         str(jsonval.Get(r, "userNickname")),
+		Date:           isoDate(str(jsonval.Get(r, "reviewSubmissionTime"))),
+		HelpfulVotes:   intPtr(jsonval.Get(r, "positiveFeedback")),
+		UnhelpfulVotes: intPtr(jsonval.Get(r, "negativeFeedback")),
 	}
 	if rev.Text == "" && rev.Title == "" && rev.Rating == nil {
 		return Review{}, false
 	}
-	for _, b := range list(get(r, "badges")) {
-		if str(get(b, "id")) == "VerifiedPurchaser" || str(get(b, "glassBadge", "id")) == "VerifiedPurchaser" {
+	for _, b := range jsonval.List(jsonval.Get(r, "badges")) {
+		if str(jsonval.Get(b, "id")) == "VerifiedPurchaser" || str(jsonval.Get(b, "glassBadge", "id")) == "VerifiedPurchaser" {
 			rev.VerifiedPurchase = true
 		}
 	}
-	for _, m := range list(first(r, []string{"media"}, []string{"photos"})) {
-		if u := str(first(m, []string{"normalUrl"}, []string{"url"}, []string{"sizes", "normal", "url"})); u != "" {
+	for _, m := range jsonval.List(first(r, []any{"media"}, []any{"photos"})) {
+		if u := str(first(m, []any{"normalUrl"}, []any{"url"}, []any{"sizes", "normal", "url"})); u != "" {
 			rev.Photos = append(rev.Photos, u)
 		}
 	}
-	for _, c := range list(get(r, "clientResponses")) {
-		if t := str(get(c, "response")); t != "" {
+	for _, c := range jsonval.List(jsonval.Get(r, "clientResponses")) {
+		if t := str(jsonval.Get(c, "response")); t != "" {
 			rev.Response = t
 			break
 		}

@@ -1,5 +1,7 @@
 package walmart
 
+import "github.com/surfsense/pluginhost/scrapers/jsonval"
+
 // searchPage is what one page of Walmart search results holds.
 type searchPage struct {
 	Items []Product
@@ -20,21 +22,21 @@ func parseSearch(body []byte) (searchPage, error) {
 		return searchPage{}, err
 	}
 	sr := first(root,
-		[]string{"props", "pageProps", "initialData", "searchResult"},
-		[]string{"initialData", "searchResult"},
-		[]string{"searchResult"})
-	if get(sr, "itemStacks") == nil {
+		[]any{"props", "pageProps", "initialData", "searchResult"},
+		[]any{"initialData", "searchResult"},
+		[]any{"searchResult"})
+	if jsonval.Get(sr, "itemStacks") == nil {
 		sr = find(root, "searchResult", 8)
 	}
 	if sr == nil {
 		return searchPage{}, nil
 	}
 	page := searchPage{Results: true}
-	if n := intPtr(first(sr, []string{"paginationV2", "maxPage"}, []string{"pagination", "maxPage"})); n != nil {
+	if n := intPtr(first(sr, []any{"paginationV2", "maxPage"}, []any{"pagination", "maxPage"})); n != nil {
 		page.MaxPage = *n
 	}
-	for _, stack := range list(get(sr, "itemStacks")) {
-		for _, it := range list(get(stack, "items")) {
+	for _, stack := range jsonval.List(jsonval.Get(sr, "itemStacks")) {
+		for _, it := range jsonval.List(jsonval.Get(stack, "items")) {
 			if p, ok := searchItem(it); ok {
 				page.Items = append(page.Items, p)
 			}
@@ -46,52 +48,52 @@ func parseSearch(body []byte) (searchPage, error) {
 // searchItem reads one search result. Tiles without an item number (ads
 // placeholders, banners) are skipped.
 func searchItem(it any) (Product, bool) {
-	id := str(get(it, "usItemId"))
+	id := str(jsonval.Get(it, "usItemId"))
 	if id == "" || !itemIDArg.MatchString(id) {
 		return Product{}, false
 	}
 	p := Product{
 		ID:        id,
-		ProductID: str(get(it, "id")),
-		Title:     str(get(it, "name")),
-		Brand:     str(get(it, "brand")),
-		Seller:    str(get(it, "sellerName")),
+		ProductID: str(jsonval.Get(it, "id")),
+		Title:     str(jsonval.Get(it, "name")),
+		Brand:     str(jsonval.Get(it, "brand")),
+		Seller:    str(jsonval.Get(it, "sellerName")),
 	}
-	p.URL = absURL(str(get(it, "canonicalUrl")))
+	p.URL = absURL(str(jsonval.Get(it, "canonicalUrl")))
 	if p.URL == "" || !itemPath.MatchString(mustParse(p.URL).Path) {
 		p.URL = origin + "/ip/" + id
 	}
 
-	pi := get(it, "priceInfo")
-	p.Price = numPtr(first(it, []string{"price"}, []string{"priceInfo", "currentPrice", "price"}))
+	pi := jsonval.Get(it, "priceInfo")
+	p.Price = numPtr(first(it, []any{"price"}, []any{"priceInfo", "currentPrice", "price"}))
 	if p.Price == nil {
 		for _, k := range []string{"linePrice", "linePriceDisplay", "itemPrice", "priceString"} {
-			if p.Price = numPtr(get(pi, k)); p.Price != nil {
+			if p.Price = numPtr(jsonval.Get(pi, k)); p.Price != nil {
 				break
 			}
 		}
 	}
 	if p.Price != nil {
-		p.Currency = str(get(pi, "currentPrice", "currencyUnit"))
+		p.Currency = str(jsonval.Get(pi, "currentPrice", "currencyUnit"))
 		if p.Currency == "" {
 			p.Currency = "USD"
 		}
 	}
-	if was := get(pi, "wasPrice"); was != nil {
+	if was := jsonval.Get(pi, "wasPrice"); was != nil {
 		if p.ListPrice = numPtr(was); p.ListPrice == nil {
-			p.ListPrice = numPtr(get(was, "price"))
+			p.ListPrice = numPtr(jsonval.Get(was, "price"))
 		}
 	}
-	p.UnitPrice = str(get(pi, "unitPrice"))
+	p.UnitPrice = str(jsonval.Get(pi, "unitPrice"))
 
-	p.Rating = numPtr(first(it, []string{"averageRating"}, []string{"rating", "averageRating"}))
-	p.ReviewsCount = intPtr(first(it, []string{"numberOfReviews"}, []string{"rating", "numberOfReviews"}))
-	p.Image = str(first(it, []string{"imageInfo", "thumbnailUrl"}, []string{"image"}))
-	p.Availability = str(first(it, []string{"availabilityStatusV2", "display"}, []string{"availabilityStatusDisplayValue"}))
+	p.Rating = numPtr(first(it, []any{"averageRating"}, []any{"rating", "averageRating"}))
+	p.ReviewsCount = intPtr(first(it, []any{"numberOfReviews"}, []any{"rating", "numberOfReviews"}))
+	p.Image = str(first(it, []any{"imageInfo", "thumbnailUrl"}, []any{"image"}))
+	p.Availability = str(first(it, []any{"availabilityStatusV2", "display"}, []any{"availabilityStatusDisplayValue"}))
 	if p.Availability == "" {
-		p.Availability = availability(first(it, []string{"availabilityStatusV2", "value"}, []string{"availabilityStatus"}))
+		p.Availability = availability(first(it, []any{"availabilityStatusV2", "value"}, []any{"availabilityStatus"}))
 	}
-	sponsored := boolean(get(it, "isSponsoredFlag")) || get(it, "sponsoredProduct") != nil
+	sponsored := jsonval.Bool(jsonval.Get(it, "isSponsoredFlag")) || jsonval.Get(it, "sponsoredProduct") != nil
 	p.Sponsored = &sponsored
 	return p, true
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/surfsense/pluginhost/scrapers"
+	"github.com/surfsense/pluginhost/scrapers/jsonval"
 )
 
 // siteName is how errors name the site.
@@ -132,8 +133,8 @@ func playabilityIsBotCheck(b []byte) bool {
 		if json.Unmarshal(raw, &ps) != nil || ps.Status != "LOGIN_REQUIRED" {
 			continue
 		}
-		if botReason(firstText(ps.Reason, dig(ps.ErrorScreen, "playerErrorMessageRenderer", "reason"),
-			dig(ps.ErrorScreen, "playerErrorMessageRenderer", "subreason"))) {
+		if botReason(firstText(ps.Reason, jsonval.Get(ps.ErrorScreen, "playerErrorMessageRenderer", "reason"),
+			jsonval.Get(ps.ErrorScreen, "playerErrorMessageRenderer", "subreason"))) {
 			return true
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/surfsense/pluginhost/scrapers/jsonval"
 )
 
 // Comment is one item of the comments tool.
@@ -45,29 +47,29 @@ type commentTokens struct {
 // commentTokensFrom reads the comment tokens of a watch page's ytInitialData.
 func commentTokensFrom(initial any) commentTokens {
 	var ct commentTokens
-	for _, c := range arr(dig(initial, "contents", "twoColumnWatchNextResults", "results", "results", "contents")) {
-		sec := obj(dig(c, "itemSectionRenderer"))
+	for _, c := range jsonval.List(jsonval.Get(initial, "contents", "twoColumnWatchNextResults", "results", "results", "contents")) {
+		sec := jsonval.Object(jsonval.Get(c, "itemSectionRenderer"))
 		if sec == nil {
 			continue
 		}
 		if str(sec["sectionIdentifier"]) != "comment-item-section" && str(sec["targetId"]) != "comments-section" {
 			continue
 		}
-		for _, it := range arr(sec["contents"]) {
-			if tok := continuationToken(dig(it, "continuationItemRenderer")); tok != "" && ct.Section == "" {
+		for _, it := range jsonval.List(sec["contents"]) {
+			if tok := continuationToken(jsonval.Get(it, "continuationItemRenderer")); tok != "" && ct.Section == "" {
 				ct.Section = tok
 			}
-			if m := firstText(dig(it, "messageRenderer", "text")); m != "" && ct.Message == "" {
+			if m := firstText(jsonval.Get(it, "messageRenderer", "text")); m != "" && ct.Message == "" {
 				ct.Message = m
 			}
 		}
 	}
-	for _, p := range arr(dig(initial, "engagementPanels")) {
-		r := dig(p, "engagementPanelSectionListRenderer")
-		if str(dig(r, "panelIdentifier")) != "engagement-panel-comments-section" && str(dig(r, "targetId")) != "engagement-panel-comments-section" {
+	for _, p := range jsonval.List(jsonval.Get(initial, "engagementPanels")) {
+		r := jsonval.Get(p, "engagementPanelSectionListRenderer")
+		if str(jsonval.Get(r, "panelIdentifier")) != "engagement-panel-comments-section" && str(jsonval.Get(r, "targetId")) != "engagement-panel-comments-section" {
 			continue
 		}
-		top, newest := sortTokens(dig(r, "header", "engagementPanelTitleHeaderRenderer", "menu", "sortFilterSubMenuRenderer"))
+		top, newest := sortTokens(jsonval.Get(r, "header", "engagementPanelTitleHeaderRenderer", "menu", "sortFilterSubMenuRenderer"))
 		if ct.Top == "" {
 			ct.Top = top
 		}
@@ -75,9 +77,9 @@ func commentTokensFrom(initial any) commentTokens {
 			ct.Newest = newest
 		}
 		if ct.Section == "" {
-			for _, s := range arr(dig(r, "content", "sectionListRenderer", "contents")) {
-				for _, it := range arr(dig(s, "itemSectionRenderer", "contents")) {
-					if tok := continuationToken(dig(it, "continuationItemRenderer")); tok != "" && ct.Section == "" {
+			for _, s := range jsonval.List(jsonval.Get(r, "content", "sectionListRenderer", "contents")) {
+				for _, it := range jsonval.List(jsonval.Get(s, "itemSectionRenderer", "contents")) {
+					if tok := continuationToken(jsonval.Get(it, "continuationItemRenderer")); tok != "" && ct.Section == "" {
 						ct.Section = tok
 					}
 				}
@@ -90,15 +92,15 @@ func commentTokensFrom(initial any) commentTokens {
 // sortTokens reads the top and newest tokens of a sortFilterSubMenuRenderer:
 // by their titles in English, else by position (top first, newest second).
 func sortTokens(menu any) (top, newest string) {
-	items := arr(dig(menu, "subMenuItems"))
+	items := jsonval.List(jsonval.Get(menu, "subMenuItems"))
 	byPos := make([]string, len(items))
 	for i, it := range items {
-		tok := str(dig(it, "serviceEndpoint", "continuationCommand", "token"))
+		tok := str(jsonval.Get(it, "serviceEndpoint", "continuationCommand", "token"))
 		if tok == "" {
-			tok = str(dig(it, "continuation", "reloadContinuationData", "continuation"))
+			tok = str(jsonval.Get(it, "continuation", "reloadContinuationData", "continuation"))
 		}
 		byPos[i] = tok
-		title := strings.ToLower(firstText(dig(it, "title")))
+		title := strings.ToLower(firstText(jsonval.Get(it, "title")))
 		switch {
 		case strings.Contains(title, "newest") && newest == "":
 			newest = tok
@@ -156,40 +158,40 @@ func extractComments(data any, videoID string) commentPage {
 	}
 	for _, list := range commentLists(data) {
 		for _, it := range list {
-			if h := dig(it, "commentsHeaderRenderer"); h != nil {
-				cp.Top, cp.Newest = sortTokens(dig(h, "sortMenu", "sortFilterSubMenuRenderer"))
-				cp.CountText = firstText(dig(h, "countText"), dig(h, "commentsCount"))
+			if h := jsonval.Get(it, "commentsHeaderRenderer"); h != nil {
+				cp.Top, cp.Newest = sortTokens(jsonval.Get(h, "sortMenu", "sortFilterSubMenuRenderer"))
+				cp.CountText = firstText(jsonval.Get(h, "countText"), jsonval.Get(h, "commentsCount"))
 				continue
 			}
-			if tok := continuationToken(dig(it, "continuationItemRenderer")); tok != "" {
+			if tok := continuationToken(jsonval.Get(it, "continuationItemRenderer")); tok != "" {
 				cp.Continuation = tok
 				continue
 			}
-			thread := obj(dig(it, "commentThreadRenderer"))
+			thread := jsonval.Object(jsonval.Get(it, "commentThreadRenderer"))
 			var c Comment
 			var ok bool
 			switch {
-			case thread != nil && dig(thread, "comment", "commentRenderer") != nil:
-				c, ok = fromCommentRenderer(obj(dig(thread, "comment", "commentRenderer")))
-			case thread != nil && dig(thread, "commentViewModel", "commentViewModel") != nil:
-				vm := obj(dig(thread, "commentViewModel", "commentViewModel"))
+			case thread != nil && jsonval.Get(thread, "comment", "commentRenderer") != nil:
+				c, ok = fromCommentRenderer(jsonval.Object(jsonval.Get(thread, "comment", "commentRenderer")))
+			case thread != nil && jsonval.Get(thread, "commentViewModel", "commentViewModel") != nil:
+				vm := jsonval.Object(jsonval.Get(thread, "commentViewModel", "commentViewModel"))
 				p := lookupPayload(payloads, vm)
 				if p == nil {
 					continue
 				}
-				used[str(dig(p, "properties", "commentId"))] = true
+				used[str(jsonval.Get(p, "properties", "commentId"))] = true
 				c, ok = fromCommentEntity(p)
 				if str(vm["pinnedText"]) != "" {
 					c.IsPinned = true
 				}
-			case dig(it, "commentRenderer") != nil:
-				c, ok = fromCommentRenderer(obj(dig(it, "commentRenderer")))
-			case dig(it, "commentViewModel") != nil:
-				p := lookupPayload(payloads, obj(dig(it, "commentViewModel")))
+			case jsonval.Get(it, "commentRenderer") != nil:
+				c, ok = fromCommentRenderer(jsonval.Object(jsonval.Get(it, "commentRenderer")))
+			case jsonval.Get(it, "commentViewModel") != nil:
+				p := lookupPayload(payloads, jsonval.Object(jsonval.Get(it, "commentViewModel")))
 				if p == nil {
 					continue
 				}
-				used[str(dig(p, "properties", "commentId"))] = true
+				used[str(jsonval.Get(p, "properties", "commentId"))] = true
 				c, ok = fromCommentEntity(p)
 			default:
 				continue
@@ -200,7 +202,7 @@ func extractComments(data any, videoID string) commentPage {
 	// Payloads no thread pointed at (an answer that lists only mutations)
 	// still are comments, in the order the mutations give.
 	for _, p := range order {
-		id := str(dig(p, "properties", "commentId"))
+		id := str(jsonval.Get(p, "properties", "commentId"))
 		if used[id] {
 			continue
 		}
@@ -215,18 +217,18 @@ func extractComments(data any, videoID string) commentPage {
 func commentLists(data any) [][]any {
 	var lists [][]any
 	for _, key := range []string{"onResponseReceivedEndpoints", "onResponseReceivedActions", "onResponseReceivedCommands"} {
-		for _, c := range arr(dig(data, key)) {
+		for _, c := range jsonval.List(jsonval.Get(data, key)) {
 			lists = append(lists,
-				arr(dig(c, "reloadContinuationItemsCommand", "continuationItems")),
-				arr(dig(c, "appendContinuationItemsAction", "continuationItems")))
+				jsonval.List(jsonval.Get(c, "reloadContinuationItemsCommand", "continuationItems")),
+				jsonval.List(jsonval.Get(c, "appendContinuationItemsAction", "continuationItems")))
 		}
 	}
 	// The oldest shape: continuationContents.itemSectionContinuation.
-	sc := dig(data, "continuationContents", "itemSectionContinuation")
+	sc := jsonval.Get(data, "continuationContents", "itemSectionContinuation")
 	if sc != nil {
-		lists = append(lists, arr(dig(sc, "contents")), arr(dig(sc, "header")))
-		for _, c := range arr(dig(sc, "continuations")) {
-			if tok := str(dig(c, "nextContinuationData", "continuation")); tok != "" {
+		lists = append(lists, jsonval.List(jsonval.Get(sc, "contents")), jsonval.List(jsonval.Get(sc, "header")))
+		for _, c := range jsonval.List(jsonval.Get(sc, "continuations")) {
+			if tok := str(jsonval.Get(c, "nextContinuationData", "continuation")); tok != "" {
 				lists = append(lists, []any{map[string]any{"continuationItemRenderer": map[string]any{"nextContinuationData": map[string]any{"continuation": tok}}}})
 			}
 		}
@@ -239,19 +241,19 @@ func commentLists(data any) [][]any {
 func commentPayloads(data any) (map[string]map[string]any, []map[string]any) {
 	index := map[string]map[string]any{}
 	var order []map[string]any
-	for _, m := range arr(dig(data, "frameworkUpdates", "entityBatchUpdate", "mutations")) {
-		p := obj(dig(m, "payload", "commentEntityPayload"))
+	for _, m := range jsonval.List(jsonval.Get(data, "frameworkUpdates", "entityBatchUpdate", "mutations")) {
+		p := jsonval.Object(jsonval.Get(m, "payload", "commentEntityPayload"))
 		if p == nil {
 			continue
 		}
 		order = append(order, p)
-		if k := str(dig(m, "entityKey")); k != "" {
+		if k := str(jsonval.Get(m, "entityKey")); k != "" {
 			index["key:"+k] = p
 		}
 		if k := str(p["key"]); k != "" {
 			index["key:"+k] = p
 		}
-		if id := str(dig(p, "properties", "commentId")); id != "" {
+		if id := str(jsonval.Get(p, "properties", "commentId")); id != "" {
 			index["id:"+id] = p
 		}
 	}
@@ -276,13 +278,13 @@ func fromCommentRenderer(r map[string]any) (Comment, bool) {
 	c := Comment{
 		CommentID:            str(r["commentId"]),
 		Author:               strings.TrimSpace(text(r["authorText"])),
-		AuthorChannelID:      str(dig(r, "authorEndpoint", "browseEndpoint", "browseId")),
+		AuthorChannelID:      str(jsonval.Get(r, "authorEndpoint", "browseEndpoint", "browseId")),
 		Text:                 text(r["contentText"]),
 		PublishedTimeText:    text(r["publishedTimeText"]),
-		AuthorIsChannelOwner: boolean(r["authorIsChannelOwner"]),
+		AuthorIsChannelOwner: jsonval.Bool(r["authorIsChannelOwner"]),
 		IsPinned:             r["pinnedCommentBadge"] != nil,
 	}
-	c.AuthorURL = channelURL(str(dig(r, "authorEndpoint", "browseEndpoint", "canonicalBaseUrl")), c.AuthorChannelID)
+	c.AuthorURL = channelURL(str(jsonval.Get(r, "authorEndpoint", "browseEndpoint", "canonicalBaseUrl")), c.AuthorChannelID)
 	c.LikesText = strings.TrimSpace(text(r["voteCount"]))
 	if n, ok := parseCount(c.LikesText); ok {
 		c.Likes = n
@@ -297,7 +299,7 @@ func fromCommentRenderer(r map[string]any) (Comment, bool) {
 	}
 	if c.ReplyCount == 0 {
 		// "View 15 replies" on the replies button.
-		if v, ok := parseCount(text(dig(r, "replies", "commentRepliesRenderer", "viewReplies", "buttonRenderer", "text"))); ok {
+		if v, ok := parseCount(text(jsonval.Get(r, "replies", "commentRepliesRenderer", "viewReplies", "buttonRenderer", "text"))); ok {
 			c.ReplyCount = v
 		}
 	}
@@ -306,26 +308,26 @@ func fromCommentRenderer(r map[string]any) (Comment, bool) {
 
 // fromCommentEntity reads the newer commentEntityPayload.
 func fromCommentEntity(p map[string]any) (Comment, bool) {
-	props := dig(p, "properties")
+	props := jsonval.Get(p, "properties")
 	c := Comment{
-		CommentID:            str(dig(props, "commentId")),
-		Author:               strings.TrimSpace(str(dig(p, "author", "displayName"))),
-		AuthorChannelID:      str(dig(p, "author", "channelId")),
-		Text:                 text(dig(props, "content")),
-		PublishedTimeText:    str(dig(props, "publishedTime")),
-		AuthorIsChannelOwner: boolean(dig(p, "author", "isCreator")),
+		CommentID:            str(jsonval.Get(props, "commentId")),
+		Author:               strings.TrimSpace(str(jsonval.Get(p, "author", "displayName"))),
+		AuthorChannelID:      str(jsonval.Get(p, "author", "channelId")),
+		Text:                 text(jsonval.Get(props, "content")),
+		PublishedTimeText:    str(jsonval.Get(props, "publishedTime")),
+		AuthorIsChannelOwner: jsonval.Bool(jsonval.Get(p, "author", "isCreator")),
 	}
-	if lvl, _ := dig(props, "replyLevel").(float64); lvl > 0 {
+	if lvl, _ := jsonval.Get(props, "replyLevel").(float64); lvl > 0 {
 		c.IsReply = true
 	}
-	c.AuthorURL = channelURL(str(dig(p, "author", "channelCommand", "innertubeCommand", "browseEndpoint", "canonicalBaseUrl")), c.AuthorChannelID)
-	c.LikesText = strings.TrimSpace(str(dig(p, "toolbar", "likeCountNotliked")))
+	c.AuthorURL = channelURL(str(jsonval.Get(p, "author", "channelCommand", "innertubeCommand", "browseEndpoint", "canonicalBaseUrl")), c.AuthorChannelID)
+	c.LikesText = strings.TrimSpace(str(jsonval.Get(p, "toolbar", "likeCountNotliked")))
 	if n, ok := parseCount(c.LikesText); ok {
 		c.Likes = n
-	} else if n, ok := parseCount(str(dig(p, "toolbar", "likeCountA11y"))); ok {
+	} else if n, ok := parseCount(str(jsonval.Get(p, "toolbar", "likeCountA11y"))); ok {
 		c.Likes = n
 	}
-	if n, ok := parseCount(str(dig(p, "toolbar", "replyCount"))); ok {
+	if n, ok := parseCount(str(jsonval.Get(p, "toolbar", "replyCount"))); ok {
 		c.ReplyCount = n
 	}
 	return c, c.CommentID != ""

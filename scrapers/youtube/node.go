@@ -5,48 +5,15 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/surfsense/pluginhost/scrapers/jsonval"
 )
 
 // YouTube's JSON (ytInitialData, innertube answers) is deep, changes shape
 // often and leaves fields out freely, so extractors decode it generically
-// (map[string]any, []any) and read it through these helpers, which return
-// zero values for whatever is missing or of another type and never panic.
-
-// dig follows path through v: a string steps into an object, an int into an
-// array. It returns nil as soon as a step does not fit.
-func dig(v any, path ...any) any {
-	for _, p := range path {
-		switch k := p.(type) {
-		case string:
-			m, ok := v.(map[string]any)
-			if !ok {
-				return nil
-			}
-			v = m[k]
-		case int:
-			a, ok := v.([]any)
-			if !ok || k < 0 || k >= len(a) {
-				return nil
-			}
-			v = a[k]
-		default:
-			return nil
-		}
-	}
-	return v
-}
-
-// obj returns v as an object, or nil.
-func obj(v any) map[string]any {
-	m, _ := v.(map[string]any)
-	return m
-}
-
-// arr returns v as an array, or nil.
-func arr(v any) []any {
-	a, _ := v.([]any)
-	return a
-}
+// (map[string]any, []any) and read it through package jsonval and the
+// helpers below, which return zero values for whatever is missing or of
+// another type and never panic.
 
 // str returns v as a string; numbers are formatted, anything else is "".
 func str(v any) string {
@@ -57,12 +24,6 @@ func str(v any) string {
 		return strconv.FormatFloat(s, 'f', -1, 64)
 	}
 	return ""
-}
-
-// boolean returns v as a bool (false when missing).
-func boolean(v any) bool {
-	b, _ := v.(bool)
-	return b
 }
 
 // text returns the text of one of YouTube's text objects: {"simpleText"},
@@ -78,7 +39,7 @@ func text(v any) string {
 		if runs, ok := t["runs"].([]any); ok {
 			var b strings.Builder
 			for _, r := range runs {
-				b.WriteString(str(dig(r, "text")))
+				b.WriteString(str(jsonval.Get(r, "text")))
 			}
 			return b.String()
 		}
@@ -265,17 +226,17 @@ func atoi64(v any) *int64 {
 // bestThumbnail returns the URL of the widest thumbnail in a
 // {"thumbnails":[{url,width,height}]} object (the last one when no widths).
 func bestThumbnail(v any) string {
-	list := arr(dig(v, "thumbnails"))
+	list := jsonval.List(jsonval.Get(v, "thumbnails"))
 	if list == nil {
-		list = arr(dig(v, "sources"))
+		list = jsonval.List(jsonval.Get(v, "sources"))
 	}
 	best, bestW := "", -1.0
 	for _, t := range list {
-		u := str(dig(t, "url"))
+		u := str(jsonval.Get(t, "url"))
 		if u == "" {
 			continue
 		}
-		w, _ := dig(t, "width").(float64)
+		w, _ := jsonval.Get(t, "width").(float64)
 		if w >= bestW {
 			best, bestW = u, w
 		}

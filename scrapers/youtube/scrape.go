@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/surfsense/pluginhost/scrapers"
+	"github.com/surfsense/pluginhost/scrapers/jsonval"
 )
 
 // Limits of the scrape tool's arguments.
@@ -259,7 +260,7 @@ func (p *plugin) playerTracks(ctx context.Context, cfg innertubeConfig, id strin
 	if err != nil {
 		return nil, err
 	}
-	if st := str(dig(data, "playabilityStatus", "status")); st == "LOGIN_REQUIRED" && botReason(firstText(dig(data, "playabilityStatus", "reason"))) {
+	if st := str(jsonval.Get(data, "playabilityStatus", "status")); st == "LOGIN_REQUIRED" && botReason(firstText(jsonval.Get(data, "playabilityStatus", "reason"))) {
 		return nil, botCheck(id)
 	}
 	return captionTracks(data), nil

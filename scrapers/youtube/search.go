@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/surfsense/pluginhost/scrapers/jsonval"
 )
 
 // searchPage is one page of search results: the videos in page order and the
@@ -42,25 +44,25 @@ func parseSearchJSON(body []byte) (searchPage, error) {
 // are not search results for the query and are left out.
 func extractSearch(data any) searchPage {
 	var sp searchPage
-	sp.EstimatedResults = atoi64(dig(data, "estimatedResults"))
+	sp.EstimatedResults = atoi64(jsonval.Get(data, "estimatedResults"))
 	seen := map[string]bool{}
 	for _, list := range searchLists(data) {
 		for _, section := range list {
-			if tok := continuationToken(dig(section, "continuationItemRenderer")); tok != "" {
+			if tok := continuationToken(jsonval.Get(section, "continuationItemRenderer")); tok != "" {
 				sp.Continuation = tok
 				continue
 			}
-			items := arr(dig(section, "itemSectionRenderer", "contents"))
+			items := jsonval.List(jsonval.Get(section, "itemSectionRenderer", "contents"))
 			if items == nil {
 				items = []any{section} // a continuation may list renderers directly
 			}
 			for _, it := range items {
-				r := obj(dig(it, "videoRenderer"))
+				r := jsonval.Object(jsonval.Get(it, "videoRenderer"))
 				if r == nil {
-					r = obj(dig(it, "videoWithContextRenderer")) // m.youtube.com
+					r = jsonval.Object(jsonval.Get(it, "videoWithContextRenderer")) // m.youtube.com
 				}
 				if r == nil {
-					if tok := continuationToken(dig(it, "continuationItemRenderer")); tok != "" {
+					if tok := continuationToken(jsonval.Get(it, "continuationItemRenderer")); tok != "" {
 						sp.Continuation = tok
 					}
 					continue
@@ -80,15 +82,15 @@ func extractSearch(data any) searchPage {
 // searchLists returns the lists of sections search data can hold.
 func searchLists(data any) [][]any {
 	lists := [][]any{
-		arr(dig(data, "contents", "twoColumnSearchResultsRenderer", "primaryContents", "sectionListRenderer", "contents")),
-		arr(dig(data, "contents", "sectionListRenderer", "contents")),
-		arr(dig(data, "continuationContents", "sectionListContinuation", "contents")),
+		jsonval.List(jsonval.Get(data, "contents", "twoColumnSearchResultsRenderer", "primaryContents", "sectionListRenderer", "contents")),
+		jsonval.List(jsonval.Get(data, "contents", "sectionListRenderer", "contents")),
+		jsonval.List(jsonval.Get(data, "continuationContents", "sectionListContinuation", "contents")),
 	}
 	for _, key := range []string{"onResponseReceivedCommands", "onResponseReceivedActions", "onResponseReceivedEndpoints"} {
-		for _, c := range arr(dig(data, key)) {
+		for _, c := range jsonval.List(jsonval.Get(data, key)) {
 			lists = append(lists,
-				arr(dig(c, "appendContinuationItemsAction", "continuationItems")),
-				arr(dig(c, "reloadContinuationItemsCommand", "continuationItems")))
+				jsonval.List(jsonval.Get(c, "appendContinuationItemsAction", "continuationItems")),
+				jsonval.List(jsonval.Get(c, "reloadContinuationItemsCommand", "continuationItems")))
 		}
 	}
 	return lists
@@ -105,7 +107,7 @@ func continuationToken(r any) string {
 		{"button", "buttonRenderer", "command", "continuationCommand", "token"},
 		{"nextContinuationData", "continuation"},
 	} {
-		if tok := str(dig(r, path...)); tok != "" {
+		if tok := str(jsonval.Get(r, path...)); tok != "" {
 			return tok
 		}
 	}
@@ -121,11 +123,11 @@ func extractVideoRenderer(r map[string]any) (Video, bool) {
 	v.URL = watchURL(v.ID)
 	v.Title = firstText(r["title"], r["headline"])
 	for _, k := range []string{"ownerText", "longBylineText", "shortBylineText"} {
-		run := dig(r, k, "runs", 0)
-		if name := str(dig(run, "text")); name != "" {
+		run := jsonval.Get(r, k, "runs", 0)
+		if name := str(jsonval.Get(run, "text")); name != "" {
 			v.ChannelName = name
-			v.ChannelID = str(dig(run, "navigationEndpoint", "browseEndpoint", "browseId"))
-			v.ChannelURL = channelURL(str(dig(run, "navigationEndpoint", "browseEndpoint", "canonicalBaseUrl")), v.ChannelID)
+			v.ChannelID = str(jsonval.Get(run, "navigationEndpoint", "browseEndpoint", "browseId"))
+			v.ChannelURL = channelURL(str(jsonval.Get(run, "navigationEndpoint", "browseEndpoint", "canonicalBaseUrl")), v.ChannelID)
 			break
 		}
 	}
@@ -136,8 +138,8 @@ func extractVideoRenderer(r map[string]any) (Video, bool) {
 	}
 	v.DurationText = text(r["lengthText"])
 	if v.DurationText == "" {
-		for _, o := range arr(r["thumbnailOverlays"]) {
-			if s := text(dig(o, "thumbnailOverlayTimeStatusRenderer", "text")); s != "" {
+		for _, o := range jsonval.List(r["thumbnailOverlays"]) {
+			if s := text(jsonval.Get(o, "thumbnailOverlayTimeStatusRenderer", "text")); s != "" {
 				v.DurationText = s
 				break
 			}
@@ -147,8 +149,8 @@ func extractVideoRenderer(r map[string]any) (Video, bool) {
 		v.DurationSeconds = &secs
 	}
 	v.PublishedTimeText = text(r["publishedTimeText"])
-	for _, s := range arr(r["detailedMetadataSnippets"]) {
-		if t := text(dig(s, "snippetText")); t != "" {
+	for _, s := range jsonval.List(r["detailedMetadataSnippets"]) {
+		if t := text(jsonval.Get(s, "snippetText")); t != "" {
 			v.DescriptionSnippet = t
 			break
 		}
@@ -157,16 +159,16 @@ func extractVideoRenderer(r map[string]any) (Video, bool) {
 		v.DescriptionSnippet = text(r["descriptionSnippet"])
 	}
 	v.Thumbnail = bestThumbnail(r["thumbnail"])
-	for _, b := range arr(r["badges"]) {
-		if strings.Contains(str(dig(b, "metadataBadgeRenderer", "style")), "LIVE_NOW") {
+	for _, b := range jsonval.List(r["badges"]) {
+		if strings.Contains(str(jsonval.Get(b, "metadataBadgeRenderer", "style")), "LIVE_NOW") {
 			v.IsLive = true
 		}
 	}
 	if strings.Contains(strings.ToLower(v.ViewsText), "watching") {
 		v.IsLive = true
 	}
-	if dig(r, "navigationEndpoint", "reelWatchEndpoint") != nil ||
-		strings.HasPrefix(str(dig(r, "navigationEndpoint", "commandMetadata", "webCommandMetadata", "url")), "/shorts/") {
+	if jsonval.Get(r, "navigationEndpoint", "reelWatchEndpoint") != nil ||
+		strings.HasPrefix(str(jsonval.Get(r, "navigationEndpoint", "commandMetadata", "webCommandMetadata", "url")), "/shorts/") {
 		v.IsShort = true
 	}
 	return v, true

@@ -13,6 +13,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/surfsense/pluginhost/scrapers/jsonval"
 )
 
 // Subtitles are one caption track of a video, as timed segments and as
@@ -53,12 +55,12 @@ func (t captionTrack) auto() bool { return t.Kind == "asr" }
 // page's ytInitialPlayerResponse or an innertube /player answer).
 func captionTracks(player any) []captionTrack {
 	var out []captionTrack
-	for _, t := range arr(dig(player, "captions", "playerCaptionsTracklistRenderer", "captionTracks")) {
+	for _, t := range jsonval.List(jsonval.Get(player, "captions", "playerCaptionsTracklistRenderer", "captionTracks")) {
 		ct := captionTrack{
-			BaseURL:  str(dig(t, "baseUrl")),
-			Language: str(dig(t, "languageCode")),
-			Name:     text(dig(t, "name")),
-			Kind:     str(dig(t, "kind")),
+			BaseURL:  str(jsonval.Get(t, "baseUrl")),
+			Language: str(jsonval.Get(t, "languageCode")),
+			Name:     text(jsonval.Get(t, "name")),
+			Kind:     str(jsonval.Get(t, "kind")),
 		}
 		if ct.BaseURL == "" || ct.Language == "" {
 			continue

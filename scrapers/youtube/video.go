@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/surfsense/pluginhost/scrapers"
+	"github.com/surfsense/pluginhost/scrapers/jsonval"
 )
 
 // Video is one item of the scrape tool: a video's details, from its watch
@@ -175,19 +176,19 @@ func (s *initialSkeleton) tree() any {
 // ytInitialData; either may be nil.
 func extractVideo(player, initial any) (Video, error) {
 	v := Video{Type: "video"}
-	details := obj(dig(player, "videoDetails"))
-	micro := obj(dig(player, "microformat", "playerMicroformatRenderer"))
-	status := str(dig(player, "playabilityStatus", "status"))
-	reason := firstText(dig(player, "playabilityStatus", "reason"),
-		dig(player, "playabilityStatus", "errorScreen", "playerErrorMessageRenderer", "reason"),
-		dig(player, "playabilityStatus", "messages", 0))
+	details := jsonval.Object(jsonval.Get(player, "videoDetails"))
+	micro := jsonval.Object(jsonval.Get(player, "microformat", "playerMicroformatRenderer"))
+	status := str(jsonval.Get(player, "playabilityStatus", "status"))
+	reason := firstText(jsonval.Get(player, "playabilityStatus", "reason"),
+		jsonval.Get(player, "playabilityStatus", "errorScreen", "playerErrorMessageRenderer", "reason"),
+		jsonval.Get(player, "playabilityStatus", "messages", 0))
 
 	v.ID = str(details["videoId"])
 	if v.ID == "" {
 		v.ID = str(micro["externalVideoId"])
 	}
 	if v.ID == "" {
-		v.ID = str(dig(initial, "currentVideoEndpoint", "watchEndpoint", "videoId"))
+		v.ID = str(jsonval.Get(initial, "currentVideoEndpoint", "watchEndpoint", "videoId"))
 	}
 	if status != "" && status != "OK" {
 		if status == "LOGIN_REQUIRED" && botReason(reason) {
@@ -205,28 +206,28 @@ func extractVideo(player, initial any) (Video, error) {
 
 	primary, secondary := watchRenderers(initial)
 
-	v.Title = firstText(details["title"], micro["title"], dig(primary, "title"))
-	v.ChannelName = firstText(details["author"], micro["ownerChannelName"], dig(secondary, "owner", "videoOwnerRenderer", "title"))
+	v.Title = firstText(details["title"], micro["title"], jsonval.Get(primary, "title"))
+	v.ChannelName = firstText(details["author"], micro["ownerChannelName"], jsonval.Get(secondary, "owner", "videoOwnerRenderer", "title"))
 	v.ChannelID = firstText(details["channelId"], micro["externalChannelId"],
-		dig(secondary, "owner", "videoOwnerRenderer", "navigationEndpoint", "browseEndpoint", "browseId"))
-	canonical := str(dig(secondary, "owner", "videoOwnerRenderer", "navigationEndpoint", "browseEndpoint", "canonicalBaseUrl"))
+		jsonval.Get(secondary, "owner", "videoOwnerRenderer", "navigationEndpoint", "browseEndpoint", "browseId"))
+	canonical := str(jsonval.Get(secondary, "owner", "videoOwnerRenderer", "navigationEndpoint", "browseEndpoint", "canonicalBaseUrl"))
 	if canonical == "" {
 		canonical = str(micro["ownerProfileUrl"])
 	}
 	v.ChannelURL = channelURL(canonical, v.ChannelID)
-	v.ChannelSubscribersText = text(dig(secondary, "owner", "videoOwnerRenderer", "subscriberCountText"))
+	v.ChannelSubscribersText = text(jsonval.Get(secondary, "owner", "videoOwnerRenderer", "subscriberCountText"))
 
 	v.Views = atoi64(details["viewCount"])
 	if v.Views == nil {
 		v.Views = atoi64(micro["viewCount"])
 	}
-	v.ViewsText = firstText(dig(primary, "viewCount", "videoViewCountRenderer", "viewCount"))
+	v.ViewsText = firstText(jsonval.Get(primary, "viewCount", "videoViewCountRenderer", "viewCount"))
 	if v.Views == nil {
 		v.Views = countPtr(v.ViewsText)
 	}
 
 	v.Likes = atoi64(micro["likeCount"])
-	likesExact, likesText := likesFromButtons(dig(primary, "videoActions"))
+	likesExact, likesText := likesFromButtons(jsonval.Get(primary, "videoActions"))
 	v.LikesText = likesText
 	if v.Likes == nil {
 		v.Likes = likesExact
@@ -243,13 +244,13 @@ func extractVideo(player, initial any) (Video, error) {
 
 	v.PublishDate = str(micro["publishDate"])
 	v.UploadDate = str(micro["uploadDate"])
-	v.DateText = text(dig(primary, "dateText"))
+	v.DateText = text(jsonval.Get(primary, "dateText"))
 
 	v.Description = str(details["shortDescription"])
 	if v.Description == "" {
-		v.Description = firstText(micro["description"], dig(secondary, "attributedDescription"), dig(secondary, "description"))
+		v.Description = firstText(micro["description"], jsonval.Get(secondary, "attributedDescription"), jsonval.Get(secondary, "description"))
 	}
-	for _, k := range arr(details["keywords"]) {
+	for _, k := range jsonval.List(details["keywords"]) {
 		if s := str(k); s != "" {
 			v.Keywords = append(v.Keywords, s)
 		}
@@ -259,8 +260,8 @@ func extractVideo(player, initial any) (Video, error) {
 	if v.Thumbnail == "" {
 		v.Thumbnail = bestThumbnail(micro["thumbnail"])
 	}
-	v.IsLive = boolean(details["isLive"])
-	v.IsLiveContent = boolean(details["isLiveContent"])
+	v.IsLive = jsonval.Bool(details["isLive"])
+	v.IsLiveContent = jsonval.Bool(details["isLiveContent"])
 	if v.Title == "" && details == nil && primary == nil {
 		return v, fmt.Errorf("the watch page of %s holds no video details (%w)", v.ID, errNoData)
 	}
@@ -270,11 +271,11 @@ func extractVideo(player, initial any) (Video, error) {
 // watchRenderers finds the primary and secondary info renderers of a watch
 // page's ytInitialData.
 func watchRenderers(initial any) (primary, secondary map[string]any) {
-	for _, c := range arr(dig(initial, "contents", "twoColumnWatchNextResults", "results", "results", "contents")) {
-		if p := obj(dig(c, "videoPrimaryInfoRenderer")); p != nil && primary == nil {
+	for _, c := range jsonval.List(jsonval.Get(initial, "contents", "twoColumnWatchNextResults", "results", "results", "contents")) {
+		if p := jsonval.Object(jsonval.Get(c, "videoPrimaryInfoRenderer")); p != nil && primary == nil {
 			primary = p
 		}
-		if s := obj(dig(c, "videoSecondaryInfoRenderer")); s != nil && secondary == nil {
+		if s := jsonval.Object(jsonval.Get(c, "videoSecondaryInfoRenderer")); s != nil && secondary == nil {
 			secondary = s
 		}
 	}
@@ -294,24 +295,24 @@ func likesFromButtons(actions any) (count *int64, shown string) {
 		}
 		switch key {
 		case "buttonViewModel":
-			if str(dig(val, "iconName")) != "LIKE" {
+			if str(jsonval.Get(val, "iconName")) != "LIKE" {
 				return true
 			}
 			if shown == "" {
-				shown = str(dig(val, "title"))
+				shown = str(jsonval.Get(val, "title"))
 			}
-			if a := str(dig(val, "accessibilityText")); exact == nil && a != "" {
+			if a := str(jsonval.Get(val, "accessibilityText")); exact == nil && a != "" {
 				exact = countPtr(a)
 			}
 			return false
 		case "toggleButtonRenderer": // the older button
-			if str(dig(val, "defaultIcon", "iconType")) != "LIKE" {
+			if str(jsonval.Get(val, "defaultIcon", "iconType")) != "LIKE" {
 				return true
 			}
 			if shown == "" {
-				shown = text(dig(val, "defaultText"))
+				shown = text(jsonval.Get(val, "defaultText"))
 			}
-			if a := str(dig(val, "defaultText", "accessibility", "accessibilityData", "label")); exact == nil && a != "" {
+			if a := str(jsonval.Get(val, "defaultText", "accessibility", "accessibilityData", "label")); exact == nil && a != "" {
 				exact = countPtr(a)
 			}
 			return false
@@ -326,12 +327,12 @@ func likesFromButtons(actions any) (count *int64, shown string) {
 
 // commentsCountText reads the comment count shown on the comments panel.
 func commentsCountText(initial any) string {
-	for _, p := range arr(dig(initial, "engagementPanels")) {
-		r := dig(p, "engagementPanelSectionListRenderer")
-		if str(dig(r, "panelIdentifier")) != "engagement-panel-comments-section" && str(dig(r, "targetId")) != "engagement-panel-comments-section" {
+	for _, p := range jsonval.List(jsonval.Get(initial, "engagementPanels")) {
+		r := jsonval.Get(p, "engagementPanelSectionListRenderer")
+		if str(jsonval.Get(r, "panelIdentifier")) != "engagement-panel-comments-section" && str(jsonval.Get(r, "targetId")) != "engagement-panel-comments-section" {
 			continue
 		}
-		if s := text(dig(r, "header", "engagementPanelTitleHeaderRenderer", "contextualInfo")); s != "" {
+		if s := text(jsonval.Get(r, "header", "engagementPanelTitleHeaderRenderer", "contextualInfo")); s != "" {
 			return s
 		}
 	}
