@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/surfsense/pluginhost/scrapers"
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 )
 
 func TestDetectBlock(t *testing.T) {
@@ -14,13 +15,13 @@ func TestDetectBlock(t *testing.T) {
 		body   []byte
 		kind   string // "" for no block
 	}{
-		{"captcha 200", 200, testdata(t, "captcha.html"), scrapers.BlockCaptcha},
-		{"captcha 503", 503, testdata(t, "captcha.html"), scrapers.BlockCaptcha},
-		{"dogs 503", 503, testdata(t, "dogs-503.html"), scrapers.BlockRateLimited},
-		{"dogs on a 404 are a missing page", 404, testdata(t, "dogs-503.html"), ""},
+		{"captcha 200", 200, scrapertest.Testdata(t, "captcha.html"), scrapers.BlockCaptcha},
+		{"captcha 503", 503, scrapertest.Testdata(t, "captcha.html"), scrapers.BlockCaptcha},
+		{"dogs 503", 503, scrapertest.Testdata(t, "dogs-503.html"), scrapers.BlockRateLimited},
+		{"dogs on a 404 are a missing page", 404, scrapertest.Testdata(t, "dogs-503.html"), ""},
 		{"a 429 is retried by the fetcher, not a block page", 429, []byte("slow down"), ""},
-		{"product", 200, testdata(t, "product.html"), ""},
-		{"search", 200, testdata(t, "search.html"), ""},
+		{"product", 200, scrapertest.Testdata(t, "product.html"), ""},
+		{"search", 200, scrapertest.Testdata(t, "search.html"), ""},
 		{"plain 503", 503, []byte("Service Unavailable"), ""},
 	} {
 		r := &scrapers.Response{Request: &scrapers.Request{URL: "https://www.amazon.com/s?k=x"}, StatusCode: tc.status, Header: http.Header{}, Body: tc.body}
@@ -38,7 +39,7 @@ func TestDetectBlock(t *testing.T) {
 
 func TestDetectBlockRealCardsAreNotBlocks(t *testing.T) {
 	for _, name := range []string{"search-card-sponsored-laptop_0.html", "search-card-organic-laptop_7.html"} {
-		r := &scrapers.Response{Request: &scrapers.Request{URL: "https://www.amazon.in/s?k=laptop"}, StatusCode: 200, Body: fixture(t, name)}
+		r := &scrapers.Response{Request: &scrapers.Request{URL: "https://www.amazon.in/s?k=laptop"}, StatusCode: 200, Body: scrapertest.Fixture(t, "amazon/"+name)}
 		if be := detectBlock(r); be != nil {
 			t.Errorf("%s: %v", name, be)
 		}

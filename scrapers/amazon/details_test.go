@@ -5,10 +5,12 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 )
 
 func TestParseProduct(t *testing.T) {
-	p, err := parseProduct(testdata(t, "product.html"), "https://www.amazon.com/dp/B09XS7JWHH?th=1", "www.amazon.com")
+	p, err := parseProduct(scrapertest.Testdata(t, "product.html"), "https://www.amazon.com/dp/B09XS7JWHH?th=1", "www.amazon.com")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +66,7 @@ func TestParseProduct(t *testing.T) {
 }
 
 func TestParseProductOlderLayoutJapan(t *testing.T) {
-	p, err := parseProduct(testdata(t, "product-jp.html"), "https://www.amazon.co.jp/gp/product/B098RKWHHZ", "www.amazon.co.jp")
+	p, err := parseProduct(scrapertest.Testdata(t, "product-jp.html"), "https://www.amazon.co.jp/gp/product/B098RKWHHZ", "www.amazon.co.jp")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,9 +102,9 @@ func TestParseProductOlderLayoutJapan(t *testing.T) {
 func TestParseProductNotAProduct(t *testing.T) {
 	for name, body := range map[string][]byte{
 		"empty":   nil,
-		"captcha": testdata(t, "captcha.html"),
-		"dogs":    testdata(t, "dogs-503.html"),
-		"search":  testdata(t, "search.html"),
+		"captcha": scrapertest.Testdata(t, "captcha.html"),
+		"dogs":    scrapertest.Testdata(t, "dogs-503.html"),
+		"search":  scrapertest.Testdata(t, "search.html"),
 	} {
 		if p, err := parseProduct(body, "https://www.amazon.com/s?k=x", "www.amazon.com"); err == nil {
 			b, _ := json.Marshal(p)
@@ -112,13 +114,13 @@ func TestParseProductNotAProduct(t *testing.T) {
 }
 
 func TestMergeDetails(t *testing.T) {
-	card, err := parseSearch(testdata(t, "search.html"), "amazon.com")
+	card, err := parseSearch(scrapertest.Testdata(t, "search.html"), "amazon.com")
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := card.Cards[1]
 	c.Position, c.SearchTerm = 2, "headphones"
-	d, err := parseProduct(testdata(t, "product.html"), c.URL, "www.amazon.com")
+	d, err := parseProduct(scrapertest.Testdata(t, "product.html"), c.URL, "www.amazon.com")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,8 +163,8 @@ func TestProductURL(t *testing.T) {
 // FuzzParseProduct: any page either parses to a product with a title or an
 // ASIN, or gives an error; never a panic.
 func FuzzParseProduct(f *testing.F) {
-	f.Add(testdata(f, "product.html"))
-	f.Add(testdata(f, "product-jp.html"))
+	f.Add(scrapertest.Testdata(f, "product.html"))
+	f.Add(scrapertest.Testdata(f, "product-jp.html"))
 	f.Add([]byte(`<span id="productTitle">x</span><script>'colorImages': { 'initial': [{"hiRes":5},null,"x"]}</script><img id="landingImage" data-a-dynamic-image='{"https://a/b.jpg":[1e99,-1]}'>`))
 	f.Add([]byte(`'colorImages':{'initial':[{"main":{"https://x":[1,2,3]}}`))
 	f.Fuzz(func(t *testing.T, body []byte) {

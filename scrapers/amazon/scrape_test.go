@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/surfsense/pluginhost/scrapers"
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 )
 
 func TestToolShape(t *testing.T) {
@@ -45,7 +46,7 @@ func TestToolShape(t *testing.T) {
 }
 
 func TestBadBaseURL(t *testing.T) {
-	_, err := New(scrapers.Env{Getenv: lookup(map[string]string{"AMAZON_BASE_URL": "not a url"})})
+	_, err := New(scrapertest.Env(map[string]string{"AMAZON_BASE_URL": "not a url"}))
 	if err == nil || !strings.Contains(err.Error(), "AMAZON_BASE_URL") {
 		t.Errorf("err = %v, want one naming AMAZON_BASE_URL", err)
 	}
@@ -86,7 +87,7 @@ func TestScrapeBadArguments(t *testing.T) {
 			t.Errorf("%s: %d items", tc.args, len(out.Items))
 		}
 	}
-	if got := s.requested("/"); len(got) != 0 {
+	if got := s.requests.WithPrefix("/"); len(got) != 0 {
 		t.Errorf("bad arguments made requests: %v", got)
 	}
 }
@@ -101,7 +102,7 @@ func TestScrapeSearchPagesToMaxItems(t *testing.T) {
 	if len(items) != 40 || out.Partial {
 		t.Fatalf("%d items (partial %v), want 40", len(items), out.Partial)
 	}
-	pages := s.requested("/s?")
+	pages := s.requests.WithPrefix("/s?")
 	want := []string{"/s?k=usb+cable&page=1", "/s?k=usb+cable&page=2", "/s?k=usb+cable&page=3"}
 	if strings.Join(pages, " ") != strings.Join(want, " ") {
 		t.Errorf("requests %v, want %v", pages, want)
@@ -129,7 +130,7 @@ func TestScrapeSearchPagesToMaxItems(t *testing.T) {
 	if items[0]["sponsored"] != true || items[1]["sponsored"] != false {
 		t.Errorf("sponsored flags %v %v", items[0]["sponsored"], items[1]["sponsored"])
 	}
-	if len(s.requested("/dp/")) != 0 {
+	if len(s.requests.WithPrefix("/dp/")) != 0 {
 		t.Error("product pages were fetched without include_details")
 	}
 }
@@ -144,8 +145,8 @@ func TestScrapeSearchStopsAtLastPage(t *testing.T) {
 	if len(items) != 20 {
 		t.Errorf("%d items, want 2 terms × 2 pages × 5", len(items))
 	}
-	if got := len(s.requested("/s?")); got != 4 {
-		t.Errorf("%d search requests, want 4: %v", got, s.requested("/s?"))
+	if got := len(s.requests.WithPrefix("/s?")); got != 4 {
+		t.Errorf("%d search requests, want 4: %v", got, s.requests.WithPrefix("/s?"))
 	}
 }
 
@@ -176,7 +177,7 @@ func TestScrapeIncludeDetails(t *testing.T) {
 	if len(items) != 6 || out.Partial {
 		t.Fatalf("%d items (partial %v, %v), want 6", len(items), out.Partial, out.Reasons)
 	}
-	if got := len(s.requested("/dp/")); got != 6 {
+	if got := len(s.requests.WithPrefix("/dp/")); got != 6 {
 		t.Errorf("%d product pages fetched, want 6", got)
 	}
 	for _, it := range items {
@@ -250,7 +251,7 @@ func TestScrapeProductURLsAnyDomain(t *testing.T) {
 	if !out.Partial {
 		t.Error("a failed url should mark the result partial")
 	}
-	ok, failed := good(items), failures(items)
+	ok, failed := scrapertest.Succeeded(items), scrapertest.Failed(items)
 	if len(ok) != 3 || len(failed) != 1 {
 		t.Fatalf("%d good, %d failed; want 3 and 1: %v", len(ok), len(failed), items)
 	}
@@ -277,14 +278,14 @@ func TestScrapeProductURLsAnyDomain(t *testing.T) {
 	}
 	// every request reached the stand-in, path and query kept
 	for _, want := range []string{"/dp/B000000011", "/Some-Thing/dp/B000000012/ref=x?th=1", "/gp/product/B000000013", "/dp/B00MISSING"} {
-		if len(s.requested(want)) != 1 {
-			t.Errorf("no request for %s: %v", want, s.requested("/"))
+		if len(s.requests.WithPrefix(want)) != 1 {
+			t.Errorf("no request for %s: %v", want, s.requests.WithPrefix("/"))
 		}
 	}
 }
 
 func serveFile(t *testing.T, status int, name string) func(http.ResponseWriter) {
-	body := testdata(t, name)
+	body := scrapertest.Testdata(t, name)
 	return func(w http.ResponseWriter) {
 		w.Header().Set("Content-Type", "text/html")
 		w.WriteHeader(status)
@@ -324,7 +325,7 @@ func TestScrapeBlocked(t *testing.T) {
 				if !strings.Contains(err.Error(), "Amazon") || !strings.Contains(err.Error(), tc.kind) {
 					t.Errorf("message %q does not name the site and the block", err)
 				}
-				if len(good(items)) != 0 {
+				if len(scrapertest.Succeeded(items)) != 0 {
 					t.Errorf("items %v", items)
 				}
 				return
@@ -333,14 +334,14 @@ func TestScrapeBlocked(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(good(items)) != 2 || !out.Partial {
-				t.Errorf("%d results, partial %v", len(good(items)), out.Partial)
+			if len(scrapertest.Succeeded(items)) != 2 || !out.Partial {
+				t.Errorf("%d results, partial %v", len(scrapertest.Succeeded(items)), out.Partial)
 			}
-			f := failures(items)
+			f := scrapertest.Failed(items)
 			if len(f) != 1 || !strings.Contains(f[0]["error"].(string), "captcha") {
 				t.Errorf("failures %v", f)
 			}
-			for _, it := range good(items) {
+			for _, it := range scrapertest.Succeeded(items) {
 				if e, _ := it["details_error"].(string); !strings.Contains(e, "captcha") {
 					t.Errorf("details_error %v", it["details_error"])
 				}
@@ -364,13 +365,13 @@ func TestScrapeBlockedAfterSomeResults(t *testing.T) {
 	if err != nil {
 		t.Fatalf("err = %v; results before the block should be returned", err)
 	}
-	if len(good(items)) != 5 || !out.Partial {
-		t.Errorf("%d results (partial %v), want page 1 of the first term", len(good(items)), out.Partial)
+	if len(scrapertest.Succeeded(items)) != 5 || !out.Partial {
+		t.Errorf("%d results (partial %v), want page 1 of the first term", len(scrapertest.Succeeded(items)), out.Partial)
 	}
-	if f := failures(items); len(f) != 1 || !strings.Contains(f[0]["error"].(string), "Amazon blocked") || !strings.Contains(f[0]["url"].(string), "page=2") {
+	if f := scrapertest.Failed(items); len(f) != 1 || !strings.Contains(f[0]["error"].(string), "Amazon blocked") || !strings.Contains(f[0]["url"].(string), "page=2") {
 		t.Errorf("failures %v", f)
 	}
-	if got := s.requested("/s?k=y"); len(got) != 0 {
+	if got := s.requests.WithPrefix("/s?k=y"); len(got) != 0 {
 		t.Errorf("kept searching after the block: %v", got)
 	}
 }
@@ -420,7 +421,7 @@ func TestScrapeCancelStopsRequests(t *testing.T) {
 	if !errors.Is(err, scrapers.ErrCancelled) || !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want the cancel and its cause", err)
 	}
-	if got := len(s.requested("/dp/")); got > workers {
+	if got := len(s.requests.WithPrefix("/dp/")); got > workers {
 		t.Errorf("%d product pages requested after the cancel, at most %d were in flight", got, workers)
 	}
 	for _, it := range items {
@@ -429,7 +430,7 @@ func TestScrapeCancelStopsRequests(t *testing.T) {
 		}
 	}
 	time.Sleep(50 * time.Millisecond)
-	if got := len(s.requested("/dp/")); got > workers {
+	if got := len(s.requests.WithPrefix("/dp/")); got > workers {
 		t.Errorf("requests went on after the call returned: %d", got)
 	}
 }
@@ -445,7 +446,7 @@ func TestScrapeSiteDown(t *testing.T) {
 	if !errors.As(err, &se) || se.Status != http.StatusBadGateway || !strings.Contains(err.Error(), "Amazon") {
 		t.Fatalf("err = %v, want a site error naming Amazon and 502", err)
 	}
-	if len(good(items)) != 0 {
+	if len(scrapertest.Succeeded(items)) != 0 {
 		t.Errorf("items %v", items)
 	}
 }

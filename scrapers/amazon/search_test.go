@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 )
 
 func deref[T any](p *T) any {
@@ -14,7 +16,7 @@ func deref[T any](p *T) any {
 }
 
 func TestParseSearchRealSponsoredCard(t *testing.T) {
-	page, err := parseSearch(fixture(t, "search-card-sponsored-laptop_0.html"), "amazon.in")
+	page, err := parseSearch(scrapertest.Fixture(t, "amazon/search-card-sponsored-laptop_0.html"), "amazon.in")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +50,7 @@ func TestParseSearchRealSponsoredCard(t *testing.T) {
 }
 
 func TestParseSearchRealOrganicCard(t *testing.T) {
-	page, err := parseSearch(fixture(t, "search-card-organic-laptop_7.html"), "amazon.in")
+	page, err := parseSearch(scrapertest.Fixture(t, "amazon/search-card-organic-laptop_7.html"), "amazon.in")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +87,7 @@ func TestParseSearchRealOrganicCard(t *testing.T) {
 }
 
 func TestParseSearchPage(t *testing.T) {
-	page, err := parseSearch(testdata(t, "search.html"), "amazon.com")
+	page, err := parseSearch(scrapertest.Testdata(t, "search.html"), "amazon.com")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +128,7 @@ func TestParseSearchPage(t *testing.T) {
 }
 
 func TestParseSearchNotASearchPage(t *testing.T) {
-	for _, body := range []string{"", "<html><body><h1>Hello</h1></body></html>", "\x00\xff<div", string(testdata(t, "captcha.html"))} {
+	for _, body := range []string{"", "<html><body><h1>Hello</h1></body></html>", "\x00\xff<div", string(scrapertest.Testdata(t, "captcha.html"))} {
 		page, err := parseSearch([]byte(body), "amazon.com")
 		if err != nil {
 			t.Fatalf("parseSearch(%.20q): %v", body, err)
@@ -170,11 +172,11 @@ func TestParseCardASINFromLink(t *testing.T) {
 // domain.
 func FuzzParseSearch(f *testing.F) {
 	for _, name := range []string{"search-card-sponsored-laptop_0.html", "search-card-organic-laptop_7.html"} {
-		if b := fixtureOrNil(name); b != nil {
+		if b, err := scrapertest.ReadFixture("amazon/" + name); err == nil {
 			f.Add(b)
 		}
 	}
-	f.Add(testdata(f, "search.html"))
+	f.Add(scrapertest.Testdata(f, "search.html"))
 	f.Add([]byte(`<div data-asin="B000000001" data-component-type="s-search-result"><span class="a-price"><span class="a-offscreen">$1,2,3.4.5</span></span><span class="a-icon-alt">9 out of 5</span><a href="/sspa/click?url=%zz">x</a></div>`))
 	f.Add([]byte(`<div data-component-type="s-search-result"><a href="/dp/B000000002">`))
 	f.Fuzz(func(t *testing.T, body []byte) {
@@ -197,7 +199,7 @@ func FuzzParseSearch(f *testing.F) {
 }
 
 func BenchmarkParseSearchCard(b *testing.B) {
-	body := fixture(b, "search-card-sponsored-laptop_0.html")
+	body := scrapertest.Fixture(b, "amazon/search-card-sponsored-laptop_0.html")
 	b.ReportAllocs()
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {
@@ -208,7 +210,7 @@ func BenchmarkParseSearchCard(b *testing.B) {
 }
 
 func BenchmarkParseSearchCardOrganic(b *testing.B) {
-	body := fixture(b, "search-card-organic-laptop_7.html")
+	body := scrapertest.Fixture(b, "amazon/search-card-organic-laptop_7.html")
 	b.ReportAllocs()
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {

@@ -2,7 +2,6 @@ package amazon
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"html"
 	"net/http"
@@ -10,10 +9,10 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/surfsense/pluginhost/scrapers"
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 )
 
 // standIn is a local Amazon: it serves generated search pages and product
@@ -29,8 +28,7 @@ type standIn struct {
 	// hook, when it returns true, has answered the request itself.
 	hook func(w http.ResponseWriter, r *http.Request) bool
 
-	mu       sync.Mutex
-	requests []string // path?query of every request, in order
+	requests scrapertest.RequestLog
 }
 
 func newStandIn(t *testing.T) *standIn {
@@ -38,13 +36,7 @@ func newStandIn(t *testing.T) *standIn {
 	s := &standIn{pages: 3, perPage: 16}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)
-	p, err := New(scrapers.Env{
-		Getenv:               lookup(map[string]string{"AMAZON_BASE_URL": s.URL}),
-		AllowPrivateNetworks: true,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := scrapertest.NewPlugin(t, New, map[string]string{"AMAZON_BASE_URL": s.URL})
 	if len(p.Tools) != 1 {
 		t.Fatalf("%d tools", len(p.Tools))
 	}
@@ -53,9 +45,7 @@ func newStandIn(t *testing.T) *standIn {
 }
 
 func (s *standIn) serve(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	s.requests = append(s.requests, r.URL.RequestURI())
-	s.mu.Unlock()
+	s.requests.Record(r)
 	if s.hook != nil && s.hook(w, r) {
 		return
 	}
@@ -70,19 +60,6 @@ func (s *standIn) serve(w http.ResponseWriter, r *http.Request) {
 	default:
 		http.NotFound(w, r)
 	}
-}
-
-// requested returns the requests made so far whose path starts with prefix.
-func (s *standIn) requested(prefix string) []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []string
-	for _, r := range s.requests {
-		if strings.HasPrefix(r, prefix) {
-			out = append(out, r)
-		}
-	}
-	return out
 }
 
 // cardASIN is the ASIN of card i of page p of a search.
@@ -146,55 +123,6 @@ func productPage(asin string) string {
 // run calls the tool with args and returns its error and what it gathered.
 func (s *standIn) run(ctx context.Context, t *testing.T, args string) (error, scrapers.Outcome, []map[string]any) {
 	t.Helper()
-	var mu sync.Mutex
-	var progress []string
-	call := scrapers.NewCall(func(msg string, done, total int) {
-		mu.Lock()
-		progress = append(progress, fmt.Sprintf("%d/%d %s", done, total, msg))
-		mu.Unlock()
-	})
-	err := s.tool.Run(ctx, call, json.RawMessage(args))
-	out := call.Snapshot()
-	var items []map[string]any
-	for _, raw := range out.Items {
-		var m map[string]any
-		if err := json.Unmarshal(raw, &m); err != nil {
-			t.Fatalf("item is not a JSON object: %s", raw)
-		}
-		if u, _ := m["url"].(string); u == "" {
-			t.Errorf("item without url: %s", raw)
-		}
-		items = append(items, m)
-	}
-	if len(out.Items) > 0 && len(progress) == 0 {
-		t.Error("no progress was reported")
-	}
-	return err, out, items
-}
-
-// good returns the items that are results, not failed sources.
-func good(items []map[string]any) []map[string]any {
-	var out []map[string]any
-	for _, it := range items {
-		if _, failed := it["error"]; !failed {
-			out = append(out, it)
-		}
-	}
-	return out
-}
-
-// failures returns the failed-source items.
-func failures(items []map[string]any) []map[string]any {
-	var out []map[string]any
-	for _, it := range items {
-		if _, failed := it["error"]; failed {
-			out = append(out, it)
-		}
-	}
-	return out
-}
-
-// lookup is an Env.Getenv reading m.
-func lookup(m map[string]string) func(string) string {
-	return func(k string) string { return m[k] }
+	out, err := scrapertest.Run(ctx, t, s.tool, args)
+	return err, out, scrapertest.Items(t, out)
 }

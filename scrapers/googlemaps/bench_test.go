@@ -1,9 +1,13 @@
 package googlemaps
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
+)
 
 func BenchmarkParsePlacePage(b *testing.B) {
-	body := placePage(b, realFixture(b, "googlemaps/place-raw.json"))
+	body := placePage(b, scrapertest.Fixture(b, "googlemaps/place-raw.json"))
 	b.ReportAllocs()
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {
@@ -14,7 +18,7 @@ func BenchmarkParsePlacePage(b *testing.B) {
 }
 
 func BenchmarkParsePlaceAnswer(b *testing.B) {
-	body := append([]byte(")]}'\n"), realFixture(b, "googlemaps/place-raw.json")...)
+	body := append([]byte(")]}'\n"), scrapertest.Fixture(b, "googlemaps/place-raw.json")...)
 	b.ReportAllocs()
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {
@@ -25,7 +29,7 @@ func BenchmarkParsePlaceAnswer(b *testing.B) {
 }
 
 func BenchmarkParseSearch(b *testing.B) {
-	body := append([]byte(")]}'\n"), realFixture(b, "googlemaps/search-output.json")...)
+	body := append([]byte(")]}'\n"), scrapertest.Fixture(b, "googlemaps/search-output.json")...)
 	b.ReportAllocs()
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {
@@ -36,7 +40,7 @@ func BenchmarkParseSearch(b *testing.B) {
 }
 
 func BenchmarkParseReviewsPage(b *testing.B) {
-	items := string(realFixture(b, "googlemaps/review-native-with-reply.json"))
+	items := string(scrapertest.Fixture(b, "googlemaps/review-native-with-reply.json"))
 	items = items[1 : len(items)-1] // the one item, to repeat as a full page
 	body := ")]}'\n[null,\"next\",["
 	for i := range reviewsPageSize {

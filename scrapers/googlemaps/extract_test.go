@@ -10,6 +10,7 @@ import (
 
 	"github.com/surfsense/pluginhost/scrapers"
 	"github.com/surfsense/pluginhost/scrapers/jsonval"
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 )
 
 // placePage wraps a place answer (the JSON array) the way a Maps page embeds
@@ -53,7 +54,7 @@ func ownPlace(i int) []any {
 func itoa(i int) string { return strconv.Itoa(i) }
 
 func TestParsePlaceRealFixture(t *testing.T) {
-	raw := realFixture(t, "googlemaps/place-raw.json")
+	raw := scrapertest.Fixture(t, "googlemaps/place-raw.json")
 	for name, body := range map[string][]byte{
 		"answer":           raw,
 		"answer with xssi": append([]byte(")]}'\n"), raw...),
@@ -93,7 +94,7 @@ func TestParsePlaceRealFixture(t *testing.T) {
 }
 
 func TestParseSearchRealFixture(t *testing.T) {
-	places, err := parseSearch(realFixture(t, "googlemaps/search-output.json"))
+	places, err := parseSearch(scrapertest.Fixture(t, "googlemaps/search-output.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +119,7 @@ func TestParseSearchRealFixture(t *testing.T) {
 		t.Errorf("distinct data ids = %d", len(ids))
 	}
 	// The same answer in the {"c":0,"d":")]}'…"} wrapper older endpoints use.
-	wrapped, _ := json.Marshal(map[string]any{"c": 0, "d": ")]}'\n" + string(realFixture(t, "googlemaps/search-output.json"))})
+	wrapped, _ := json.Marshal(map[string]any{"c": 0, "d": ")]}'\n" + string(scrapertest.Fixture(t, "googlemaps/search-output.json"))})
 	again, err := parseSearch(append(wrapped, []byte(`/*""*/`)...))
 	if err != nil || len(again) != 20 {
 		t.Errorf("wrapped: %d places, %v", len(again), err)
@@ -126,7 +127,7 @@ func TestParseSearchRealFixture(t *testing.T) {
 }
 
 func TestParseReviewsRealFixture(t *testing.T) {
-	items := realFixture(t, "googlemaps/review-native-with-reply.json")
+	items := scrapertest.Fixture(t, "googlemaps/review-native-with-reply.json")
 	body := []byte(")]}'\n[null,\"CAESBkVnSUlDZw\"," + string(items) + "]")
 	pg, err := parseReviewsPage(body, "https://www.google.com/maps?cid=1", "Praxis")
 	if err != nil {
@@ -161,7 +162,7 @@ func TestParseReviewsRealFixture(t *testing.T) {
 }
 
 func TestParsePlaceOwnPage(t *testing.T) {
-	p, err := parsePlace(testdata(t, "place-page.html"), "https://www.google.com/maps/place/Harbour+Bakery")
+	p, err := parsePlace(scrapertest.Testdata(t, "place-page.html"), "https://www.google.com/maps/place/Harbour+Bakery")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -314,8 +315,8 @@ func TestDetectBlock(t *testing.T) {
 		u, _ := url.Parse(final)
 		return &scrapers.Response{Request: &scrapers.Request{URL: "https://www.google.com/maps/place/x"}, URL: u, StatusCode: status, Body: []byte(body), Header: http.Header{}}
 	}
-	sorry := string(testdata(t, "sorry.html"))
-	if b, err := readOptional(t, "google/recaptcha.html"); err == nil {
+	sorry := string(scrapertest.Testdata(t, "sorry.html"))
+	if b, err := scrapertest.ReadFixture("google/recaptcha.html"); err == nil {
 		sorry = string(b) // the real "unusual traffic" page when present
 	}
 	cases := []struct {
@@ -326,9 +327,9 @@ func TestDetectBlock(t *testing.T) {
 		{"sorry redirect", resp(429, "https://www.google.com/sorry/index?continue=x", sorry), scrapers.BlockCaptcha},
 		{"sorry page in place", resp(200, "https://www.google.com/maps/place/x", sorry), scrapers.BlockCaptcha},
 		{"consent redirect", resp(200, "https://consent.google.com/ml?continue=x", "<html></html>"), scrapers.BlockConsentWall},
-		{"consent page", resp(200, "https://www.google.com/maps/place/x", string(testdata(t, "consent.html"))), scrapers.BlockConsentWall},
+		{"consent page", resp(200, "https://www.google.com/maps/place/x", string(scrapertest.Testdata(t, "consent.html"))), scrapers.BlockConsentWall},
 		{"429 is left to the fetcher's retries", resp(429, "https://www.google.com/maps/rpc/listugcposts", "busy"), ""},
-		{"place page", resp(200, "https://www.google.com/maps/place/x", string(testdata(t, "place-page.html"))), ""},
+		{"place page", resp(200, "https://www.google.com/maps/place/x", string(scrapertest.Testdata(t, "place-page.html"))), ""},
 		{"json answer mentioning sorry", resp(200, "https://www.google.com/search", ")]}'\n[\"detected unusual traffic\"]"), ""},
 	}
 	for _, c := range cases {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/surfsense/pluginhost/scrapers"
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 )
 
 // ownReview is a review item of a listugcposts answer ([0] the review).
@@ -74,7 +75,7 @@ func (s *mapsStandIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if q.Get("q") == "real coffee" {
-			b, err := readOptional(s.t, "googlemaps/search-output.json") // never Skip off the test's goroutine
+			b, err := scrapertest.ReadFixture("googlemaps/search-output.json") // never Skip off the test's goroutine
 			if err != nil {
 				http.NotFound(w, r)
 				return
@@ -92,9 +93,9 @@ func (s *mapsStandIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeXSSI(w, []any{[]any{q.Get("q"), results}})
 	case r.URL.Path == "/sorry/index":
 		w.WriteHeader(http.StatusTooManyRequests)
-		w.Write(testdata(s.t, "sorry.html"))
+		w.Write(scrapertest.Testdata(s.t, "sorry.html"))
 	case r.URL.Path == "/maps/place/Kipriakon":
-		b, err := readOptional(s.t, "googlemaps/place-raw.json")
+		b, err := scrapertest.ReadFixture("googlemaps/place-raw.json")
 		if err != nil {
 			http.NotFound(w, r)
 			return
@@ -103,9 +104,9 @@ func (s *mapsStandIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.URL.Path == "/maps/place/Busy":
 		http.Error(w, "slow down", http.StatusTooManyRequests)
 	case r.URL.Path == "/maps/place/Consent":
-		w.Write(testdata(s.t, "consent.html"))
+		w.Write(scrapertest.Testdata(s.t, "consent.html"))
 	case r.URL.Path == "/maps/place/Harbour+Bakery" || r.URL.Path == "/maps/place/Harbour Bakery":
-		w.Write(testdata(s.t, "place-page.html"))
+		w.Write(scrapertest.Testdata(s.t, "place-page.html"))
 	case r.URL.Path == "/maps/place/" && strings.HasPrefix(q.Get("q"), "place_id:ChIJown"):
 		n, err := strconv.Atoi(strings.TrimLeft(strings.TrimPrefix(q.Get("q"), "place_id:ChIJown"), "0"))
 		if err != nil {
@@ -164,11 +165,11 @@ func serve(t *testing.T, s *mapsStandIn) scrapers.Plugin {
 func TestScrapeSearchPagesToMaxPlaces(t *testing.T) {
 	s := &mapsStandIn{places: 95}
 	p := serve(t, s)
-	o, err := runTool(t, p, "scrape", `{"search_queries":["cafe in Springfield"],"max_places":45,"country_code":"US"}`, 10*time.Second)
+	o, err := scrapertest.RunTool(t, p, "scrape", `{"search_queries":["cafe in Springfield"],"max_places":45,"country_code":"US"}`, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := items(t, o)
+	got := scrapertest.Items(t, o)
 	if len(got) != 45 || s.searches.Load() != 3 {
 		t.Fatalf("places %d, searches %d; want 45 and 3", len(got), s.searches.Load())
 	}
@@ -179,21 +180,21 @@ func TestScrapeSearchPagesToMaxPlaces(t *testing.T) {
 	}
 	// All of a shorter listing: Google's last page has fewer than 20.
 	s2 := &mapsStandIn{places: 95}
-	o, err = runTool(t, serve(t, s2), "scrape", `{"search_queries":["cafe"],"max_places":100}`, 10*time.Second)
+	o, err = scrapertest.RunTool(t, serve(t, s2), "scrape", `{"search_queries":["cafe"],"max_places":100}`, 10*time.Second)
 	if err != nil || len(o.Items) != 95 || s2.searches.Load() != 5 {
 		t.Errorf("places %d searches %d err %v", len(o.Items), s2.searches.Load(), err)
 	}
 }
 
 func TestScrapeRealFixturesThroughStandIn(t *testing.T) {
-	realFixture(t, "googlemaps/search-output.json")
-	realFixture(t, "googlemaps/place-raw.json")
+	scrapertest.Fixture(t, "googlemaps/search-output.json")
+	scrapertest.Fixture(t, "googlemaps/place-raw.json")
 	p := serve(t, &mapsStandIn{})
-	o, err := runTool(t, p, "scrape", `{"search_queries":["real coffee"],"urls":["https://www.google.com/maps/place/Kipriakon"],"max_places":50}`, 10*time.Second)
+	o, err := scrapertest.RunTool(t, p, "scrape", `{"search_queries":["real coffee"],"urls":["https://www.google.com/maps/place/Kipriakon"],"max_places":50}`, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := items(t, o)
+	got := scrapertest.Items(t, o)
 	if len(got) != 21 || got[0]["title"] != "Dream Coffee" || got[20]["title"] != "Kipriakon" || got[20]["phone"] != "25 101555" {
 		t.Fatalf("%d items: first %v last %v", len(got), got[0]["title"], got[len(got)-1])
 	}
@@ -202,12 +203,12 @@ func TestScrapeRealFixturesThroughStandIn(t *testing.T) {
 func TestScrapeURLsAndPlaceIDs(t *testing.T) {
 	s := &mapsStandIn{places: 3}
 	p := serve(t, s)
-	o, err := runTool(t, p, "scrape", `{"urls":["https://maps.google.com/maps/place/Harbour+Bakery","https://www.google.co.uk/maps/search/tea+rooms/@51.5,-0.12,14z"],
+	o, err := scrapertest.RunTool(t, p, "scrape", `{"urls":["https://maps.google.com/maps/place/Harbour+Bakery","https://www.google.co.uk/maps/search/tea+rooms/@51.5,-0.12,14z"],
 		"place_ids":["ChIJown00000000007"],"language":"de"}`, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := items(t, o)
+	got := scrapertest.Items(t, o)
 	if len(got) != 1+3+1 {
 		t.Fatalf("items = %v", got)
 	}
@@ -219,12 +220,12 @@ func TestScrapeURLsAndPlaceIDs(t *testing.T) {
 func TestReviewsPagesSortAndResolve(t *testing.T) {
 	s := &mapsStandIn{reviews: 100}
 	p := serve(t, s)
-	o, err := runTool(t, p, "reviews", `{"urls":["https://www.google.com/maps/place/Joe/@40.7,-73.9,17z/data=!4m7!3m6!1s0x89c259ab3c1ef289:0x3b67a41175949f55!8m2"],
+	o, err := scrapertest.RunTool(t, p, "reviews", `{"urls":["https://www.google.com/maps/place/Joe/@40.7,-73.9,17z/data=!4m7!3m6!1s0x89c259ab3c1ef289:0x3b67a41175949f55!8m2"],
 		"max_reviews":45,"sort_by":"newest"}`, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := items(t, o)
+	got := scrapertest.Items(t, o)
 	if len(got) != 45 || s.reviewReqs.Load() != 3 {
 		t.Fatalf("reviews %d requests %d", len(got), s.reviewReqs.Load())
 	}
@@ -241,11 +242,11 @@ func TestReviewsPagesSortAndResolve(t *testing.T) {
 	}
 	// A place id is resolved through its page to the feature id first.
 	s2 := &mapsStandIn{reviews: 3}
-	o, err = runTool(t, serve(t, s2), "reviews", `{"place_ids":["ChIJown00000000004"]}`, 10*time.Second)
+	o, err = scrapertest.RunTool(t, serve(t, s2), "reviews", `{"place_ids":["ChIJown00000000004"]}`, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got = items(t, o)
+	got = scrapertest.Items(t, o)
 	if len(got) != 3 || got[0]["place_title"] != ownPlace(4)[11] || !strings.Contains(got[0]["place_url"].(string), "ChIJown00000000004") {
 		t.Errorf("reviews = %v", got)
 	}
@@ -259,18 +260,18 @@ func TestBlocks(t *testing.T) {
 		{"reviews", `{"place_ids":["0xdead:0xbeef"]}`, scrapers.BlockCaptcha},
 		{"scrape", `{"urls":["https://www.google.com/maps/place/Busy"]}`, scrapers.BlockRateLimited},
 	} {
-		_, err := runTool(t, p, c.tool, c.args, 10*time.Second)
+		_, err := scrapertest.RunTool(t, p, c.tool, c.args, 10*time.Second)
 		var be *scrapers.BlockedError
 		if !errors.As(err, &be) || be.Kind != c.kind || !strings.Contains(err.Error(), "Google Maps") {
 			t.Errorf("%s %s: err = %v, want a Google Maps %s", c.tool, c.args, err, c.kind)
 		}
 	}
 	// After some places, a block is reported as the failed source and stops the call.
-	o, err := runTool(t, p, "scrape", `{"search_queries":["cafe","blocked","more"]}`, 10*time.Second)
+	o, err := scrapertest.RunTool(t, p, "scrape", `{"search_queries":["cafe","blocked","more"]}`, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := items(t, o)
+	got := scrapertest.Items(t, o)
 	if len(got) != 6 || !strings.Contains(fmt.Sprint(got[5]["error"]), "captcha") || !o.Partial {
 		t.Errorf("items %v partial %v", got, o.Partial)
 	}
@@ -278,18 +279,18 @@ func TestBlocks(t *testing.T) {
 
 func TestPerSourceFailures(t *testing.T) {
 	p := serve(t, &mapsStandIn{places: 2})
-	o, err := runTool(t, p, "scrape", `{"urls":["https://www.google.com/maps/place/Nowhere"],"search_queries":["cafe"]}`, 10*time.Second)
+	o, err := scrapertest.RunTool(t, p, "scrape", `{"urls":["https://www.google.com/maps/place/Nowhere"],"search_queries":["cafe"]}`, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := items(t, o)
+	got := scrapertest.Items(t, o)
 	if len(got) != 3 || !o.Partial || got[0]["title"] == nil {
 		t.Errorf("items %v partial %v", got, o.Partial)
 	}
 	if !strings.Contains(fmt.Sprint(got[2]["error"]), "404") || got[2]["url"] != "https://www.google.com/maps/place/Nowhere" {
 		t.Errorf("failure item = %v", got[2])
 	}
-	_, err = runTool(t, p, "scrape", `{"urls":["https://www.google.com/maps/place/Nowhere"]}`, 10*time.Second)
+	_, err = scrapertest.RunTool(t, p, "scrape", `{"urls":["https://www.google.com/maps/place/Nowhere"]}`, 10*time.Second)
 	var se *scrapers.SiteError
 	if !errors.As(err, &se) || se.Status != http.StatusNotFound {
 		t.Errorf("err = %v", err)
@@ -302,7 +303,7 @@ func TestSlowSiteGivesPartialAtDeadline(t *testing.T) {
 		{"reviews", `{"place_ids":["0x1:0x2"],"max_reviews":100}`},
 	} {
 		p := serve(t, &mapsStandIn{places: 100, reviews: 100, slowAfter: 1})
-		o, err := runTool(t, p, c.tool, c.args, 700*time.Millisecond)
+		o, err := scrapertest.RunTool(t, p, c.tool, c.args, 700*time.Millisecond)
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("%s: err = %v, want the deadline", c.tool, err)
 		}
@@ -336,7 +337,7 @@ func TestBadArguments(t *testing.T) {
 		{"reviews", `{"place_ids":["ChIJabcdefghijk"],"sort_by":"oldest"}`, "sort_by"},
 		{"reviews", `{"place_ids":"ChIJabcdefghijk"}`, "place_ids"},
 	} {
-		_, err := runTool(t, p, c.tool, c.args, time.Second)
+		_, err := scrapertest.RunTool(t, p, c.tool, c.args, time.Second)
 		var ae *scrapers.ArgError
 		if !errors.As(err, &ae) || ae.Arg != c.arg {
 			t.Errorf("%s %s: err = %v, want an argument error naming %s", c.tool, c.args, err, c.arg)

@@ -1,8 +1,6 @@
 package googlesearch_test
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +12,7 @@ import (
 	"github.com/surfsense/pluginhost/host/hosttest"
 	"github.com/surfsense/pluginhost/scrapers/all"
 	"github.com/surfsense/pluginhost/scrapers/googlesearch"
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 )
 
 // TestEndToEnd calls the search tool through a real host (license, MCP over
@@ -40,49 +39,30 @@ func TestEndToEnd(t *testing.T) {
 	}))
 	defer searx.Close()
 
-	ctx := context.Background()
 	connect := func(env map[string]string) *mcp.ClientSession {
 		h := hosttest.Start(t, hosttest.Options{Plugins: []all.Constructor{googlesearch.New}, Env: env})
 		return h.Connect(t, "google-search", "test-license", nil)
 	}
 	cs := connect(map[string]string{"GOOGLE_SEARCH_BASE_URL": google.URL})
 
-	tools, err := cs.ListTools(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var search *mcp.Tool
-	for _, tool := range tools.Tools {
-		if tool.Name == "search" {
-			search = tool
-		}
-	}
+	tools := scrapertest.ListTools(t, cs)
+	search := tools["search"]
 	if search == nil || search.Title != "Search Google" {
-		t.Fatalf("no search tool titled Search Google among %d tools", len(tools.Tools))
+		t.Fatalf("no search tool titled Search Google among %d tools", len(tools))
 	}
 	if a := search.Annotations; a == nil || !a.ReadOnlyHint {
 		t.Errorf("annotations %+v", a)
 	}
 
-	var page struct {
-		Items           []map[string]any `json:"items"`
-		Partial         bool             `json:"partial"`
-		ResultsProvider string           `json:"results_provider"`
-	}
-	call := func(cs *mcp.ClientSession, args map[string]any) (*mcp.CallToolResult, string) {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search", Arguments: args})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res, text(res)
+	call := func(cs *mcp.ClientSession, args map[string]any) (*mcp.CallToolResult, scrapertest.Page, string) {
+		t.Helper()
+		res, page := scrapertest.CallTool(t, cs, "search", args)
+		return res, page, scrapertest.Text(res)
 	}
 
-	res, body := call(cs, map[string]any{"queries": []string{"golang"}})
+	res, page, body := call(cs, map[string]any{"queries": []string{"golang"}})
 	if res.IsError {
 		t.Fatalf("tool error: %s", body)
-	}
-	if err := json.Unmarshal([]byte(body), &page); err != nil {
-		t.Fatal(err)
 	}
 	if len(page.Items) != 1 || page.Partial || page.ResultsProvider != "google" {
 		t.Fatalf("result: %s", body)
@@ -95,36 +75,22 @@ func TestEndToEnd(t *testing.T) {
 		t.Errorf("a /url?q= link was not unwrapped: %v", second)
 	}
 
-	res, body = call(cs, map[string]any{"queries": []string{"blocked"}})
+	res, _, body = call(cs, map[string]any{"queries": []string{"blocked"}})
 	if !res.IsError || !strings.Contains(body, "Google") || !strings.Contains(body, "captcha") {
 		t.Errorf("blocked call: error %v, %q", res.IsError, body)
 	}
 
-	res, body = call(cs, map[string]any{"queries": []string{"x"}, "max_pages_per_query": 11})
+	res, _, body = call(cs, map[string]any{"queries": []string{"x"}, "max_pages_per_query": 11})
 	if !res.IsError || !strings.Contains(body, "max_pages_per_query") {
 		t.Errorf("bad argument: error %v, %q", res.IsError, body)
 	}
 
 	withFallback := connect(map[string]string{"GOOGLE_SEARCH_BASE_URL": google.URL, "SEARXNG_URL": searx.URL})
-	res, body = call(withFallback, map[string]any{"queries": []string{"fallback"}})
+	res, page, body = call(withFallback, map[string]any{"queries": []string{"fallback"}})
 	if res.IsError {
 		t.Fatalf("fallback: %s", body)
-	}
-	page.Items, page.ResultsProvider = nil, ""
-	if err := json.Unmarshal([]byte(body), &page); err != nil {
-		t.Fatal(err)
 	}
 	if len(page.Items) != 1 || page.ResultsProvider != "searxng" || page.Items[0]["results_provider"] != "searxng" {
 		t.Fatalf("fallback result: %s", body)
 	}
-}
-
-func text(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
 }

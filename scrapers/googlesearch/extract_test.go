@@ -8,41 +8,8 @@ import (
 	"testing"
 
 	"github.com/surfsense/pluginhost/scrapers"
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 )
-
-// fixture reads a real saved page from the shared fixtures (../shared/fixtures
-// beside the repository), skipping the test when they are absent.
-func fixture(tb testing.TB, name string) []byte {
-	tb.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			tb.Skip("no go.mod above the test; cannot find the shared fixtures")
-		}
-		dir = parent
-	}
-	b, err := os.ReadFile(filepath.Join(dir, "..", "shared", "fixtures", name))
-	if err != nil {
-		tb.Skipf("shared fixture %s is absent (%v); the real-page tests need ../shared/fixtures beside the repository", name, err)
-	}
-	return b
-}
-
-func testdata(tb testing.TB, name string) []byte {
-	tb.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return b
-}
 
 func extract(tb testing.TB, page []byte) *SERP {
 	tb.Helper()
@@ -76,7 +43,7 @@ func checkOrganic(t *testing.T, list []Organic) {
 }
 
 func TestExtractDesktopFixture(t *testing.T) {
-	s := extract(t, fixture(t, "google/desktop-google.html"))
+	s := extract(t, scrapertest.Fixture(t, "google/desktop-google.html"))
 	if len(s.Organic) != 9 {
 		t.Fatalf("%d organic results, want 9: %+v", len(s.Organic), s.Organic)
 	}
@@ -116,7 +83,7 @@ func TestExtractDesktopFixture(t *testing.T) {
 }
 
 func TestExtractNojsFixture(t *testing.T) {
-	s := extract(t, fixture(t, "google/nojs-google.html"))
+	s := extract(t, scrapertest.Fixture(t, "google/nojs-google.html"))
 	if len(s.Organic) != 10 {
 		t.Fatalf("%d organic results, want 10", len(s.Organic))
 	}
@@ -139,7 +106,7 @@ func TestExtractNojsFixture(t *testing.T) {
 }
 
 func TestExtractMobileFixture(t *testing.T) {
-	s := extract(t, fixture(t, "google/mobile-google.html"))
+	s := extract(t, scrapertest.Fixture(t, "google/mobile-google.html"))
 	if len(s.Organic) < 3 {
 		t.Fatalf("%d organic results, want at least 3", len(s.Organic))
 	}
@@ -159,7 +126,7 @@ func TestExtractMobileFixture(t *testing.T) {
 }
 
 func TestExtractSmallPage(t *testing.T) {
-	s := extract(t, testdata(t, "serp-small.html"))
+	s := extract(t, scrapertest.Testdata(t, "serp-small.html"))
 	checkOrganic(t, s.Organic)
 	want := []Organic{
 		{Position: 1, Title: "Tutorial: Getting started with generics", URL: "https://go.dev/doc/tutorial/generics",
@@ -197,12 +164,12 @@ func TestExtractSmallPage(t *testing.T) {
 }
 
 func TestExtractPagesWithoutResults(t *testing.T) {
-	s := extract(t, testdata(t, "no-results.html"))
+	s := extract(t, scrapertest.Testdata(t, "no-results.html"))
 	if len(s.Organic) != 0 || !s.IsResultsPage {
 		t.Errorf("a no-results page: %d results, results page %v", len(s.Organic), s.IsResultsPage)
 	}
 	for _, name := range []string{"not-results.html", "sorry.html", "consent.html"} {
-		if s := extract(t, testdata(t, name)); s.IsResultsPage || len(s.Organic) != 0 {
+		if s := extract(t, scrapertest.Testdata(t, name)); s.IsResultsPage || len(s.Organic) != 0 {
 			t.Errorf("%s taken for a results page", name)
 		}
 	}
@@ -221,13 +188,13 @@ func TestDetectBlock(t *testing.T) {
 		r    *scrapers.Response
 		kind string
 	}{
-		{"captcha page", resp(testdata(t, "sorry.html"), "https://www.google.com/search?q=x"), scrapers.BlockCaptcha},
+		{"captcha page", resp(scrapertest.Testdata(t, "sorry.html"), "https://www.google.com/search?q=x"), scrapers.BlockCaptcha},
 		{"sorry redirect", resp([]byte("<html></html>"), "https://www.google.com/sorry/index?continue=x"), scrapers.BlockCaptcha},
-		{"consent page", resp(testdata(t, "consent.html"), "https://www.google.com/search?q=x"), scrapers.BlockConsentWall},
+		{"consent page", resp(scrapertest.Testdata(t, "consent.html"), "https://www.google.com/search?q=x"), scrapers.BlockConsentWall},
 		{"consent host", resp([]byte("<html></html>"), "https://consent.google.com/ml?continue=x"), scrapers.BlockConsentWall},
-		{"javascript demanded", resp(testdata(t, "enablejs.html"), "https://www.google.com/search?q=x"), scrapers.BlockRobotCheck},
-		{"results", resp(testdata(t, "serp-small.html"), "https://www.google.com/search?q=x"), ""},
-		{"no results", resp(testdata(t, "no-results.html"), "https://www.google.com/search?q=x"), ""},
+		{"javascript demanded", resp(scrapertest.Testdata(t, "enablejs.html"), "https://www.google.com/search?q=x"), scrapers.BlockRobotCheck},
+		{"results", resp(scrapertest.Testdata(t, "serp-small.html"), "https://www.google.com/search?q=x"), ""},
+		{"no results", resp(scrapertest.Testdata(t, "no-results.html"), "https://www.google.com/search?q=x"), ""},
 	}
 	for _, tc := range cases {
 		be := detectBlock(tc.r)
@@ -242,11 +209,11 @@ func TestDetectBlock(t *testing.T) {
 
 func TestDetectBlockOnRealPages(t *testing.T) {
 	u, _ := url.Parse("https://www.google.com/search?q=google")
-	if be := detectBlock(&scrapers.Response{URL: u, Body: fixture(t, "google/recaptcha.html")}); be == nil || be.Kind != scrapers.BlockCaptcha {
+	if be := detectBlock(&scrapers.Response{URL: u, Body: scrapertest.Fixture(t, "google/recaptcha.html")}); be == nil || be.Kind != scrapers.BlockCaptcha {
 		t.Errorf("recaptcha.html: %v, want a captcha block", be)
 	}
 	for _, name := range []string{"desktop-google.html", "mobile-google.html", "nojs-google.html"} {
-		if be := detectBlock(&scrapers.Response{URL: u, Body: fixture(t, "google/"+name)}); be != nil {
+		if be := detectBlock(&scrapers.Response{URL: u, Body: scrapertest.Fixture(t, "google/"+name)}); be != nil {
 			t.Errorf("%s taken for a block: %v", name, be)
 		}
 	}
@@ -340,7 +307,7 @@ func FuzzExtract(f *testing.F) {
 }
 
 func benchmarkExtract(b *testing.B, name string) {
-	page := fixture(b, name)
+	page := scrapertest.Fixture(b, name)
 	b.ReportAllocs()
 	b.SetBytes(int64(len(page)))
 	for b.Loop() {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/surfsense/pluginhost/scrapers"
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 )
 
 // standIn is a stand-in Google: /search answers per query and start with
@@ -111,14 +112,10 @@ func searxAnswer(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-func env(vars map[string]string) scrapers.Env {
-	return scrapers.Env{Getenv: func(k string) string { return vars[k] }, AllowPrivateNetworks: true}
-}
-
 // tool builds the plugin from vars and returns its search tool.
 func tool(t *testing.T, vars map[string]string) scrapers.Tool {
 	t.Helper()
-	p, err := New(env(vars))
+	p, err := New(scrapertest.Env(vars))
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
@@ -246,7 +243,7 @@ func TestSearchStopsAtAnEmptyPage(t *testing.T) {
 }
 
 func TestSearchRealDesktopPage(t *testing.T) {
-	page := fixture(t, "google/desktop-google.html")
+	page := scrapertest.Fixture(t, "google/desktop-google.html")
 	g := newStandIn(t)
 	g.handle = func(w http.ResponseWriter, r *http.Request) bool {
 		w.Write(page)
@@ -287,11 +284,11 @@ func blockedGoogle(t *testing.T) *standIn {
 // readCaptcha is the real captcha page when the fixtures are there, else ours.
 func readCaptcha(t *testing.T) ([]byte, error) {
 	var page []byte
-	t.Run("real captcha page", func(t *testing.T) { page = fixture(t, "google/recaptcha.html") })
+	t.Run("real captcha page", func(t *testing.T) { page = scrapertest.Fixture(t, "google/recaptcha.html") })
 	if page != nil {
 		return page, nil
 	}
-	return testdata(t, "sorry.html"), nil
+	return scrapertest.Testdata(t, "sorry.html"), nil
 }
 
 func TestBlockFallsBackToSearxng(t *testing.T) {
@@ -381,7 +378,7 @@ func TestFailedQueryIsReportedBesideTheOthers(t *testing.T) {
 }
 
 func TestSearxngRealNewsAnswer(t *testing.T) {
-	body := fixture(t, "searxng/search-news.json")
+	body := scrapertest.Fixture(t, "searxng/search-news.json")
 	sx, _ := searxStandIn(t, func(w http.ResponseWriter, r *http.Request) { w.Write(body) })
 	tl := tool(t, map[string]string{"SEARXNG_URL": sx.URL, "GOOGLE_SEARCH_PROVIDERS": "searxng"})
 	items, _, err := run(t, tl, context.Background(), `{"queries":["artificial intelligence"]}`)
@@ -399,7 +396,7 @@ func TestSearxngRealNewsAnswer(t *testing.T) {
 }
 
 func TestSearxngRealAnswer(t *testing.T) {
-	body := fixture(t, "searxng/search-general.json")
+	body := scrapertest.Fixture(t, "searxng/search-general.json")
 	sx, _ := searxStandIn(t, func(w http.ResponseWriter, r *http.Request) { w.Write(body) })
 	tl := tool(t, map[string]string{"SEARXNG_URL": sx.URL, "GOOGLE_SEARCH_PROVIDERS": "searxng"})
 	items, out, err := run(t, tl, context.Background(), `{"queries":["what to watch after Severance"]}`)
@@ -561,7 +558,7 @@ func TestNewRefusesBadConfiguration(t *testing.T) {
 		{map[string]string{"SEARXNG_URL": "http://admin:pw@searx:8080"}, "SEARXNG_URL"},
 		{map[string]string{"GOOGLE_SEARCH_BASE_URL": "not a url"}, "GOOGLE_SEARCH_BASE_URL"},
 	} {
-		_, err := New(env(tc.vars))
+		_, err := New(scrapertest.Env(tc.vars))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("New(%v) = %v, want an error saying %q", tc.vars, err, tc.want)
 		}
@@ -569,11 +566,11 @@ func TestNewRefusesBadConfiguration(t *testing.T) {
 			t.Errorf("the error shows SEARXNG_URL's password: %v", err)
 		}
 	}
-	p, err := newPlugin(env(map[string]string{"SEARXNG_URL": "http://searx:8080"}))
+	p, err := newPlugin(scrapertest.Env(map[string]string{"SEARXNG_URL": "http://searx:8080"}))
 	if err != nil || len(p.providers) != 2 || p.providers[0].name() != "google" || p.providers[1].name() != "searxng" {
 		t.Fatalf("default order with SEARXNG_URL: %v %+v", err, p)
 	}
-	p, err = newPlugin(env(nil))
+	p, err = newPlugin(scrapertest.Env(nil))
 	if err != nil || len(p.providers) != 1 || p.providers[0].name() != "google" {
 		t.Fatalf("default order without SEARXNG_URL: %v %+v", err, p)
 	}

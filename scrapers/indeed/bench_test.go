@@ -1,9 +1,13 @@
 package indeed
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
+)
 
 func BenchmarkParseJobPage(b *testing.B) {
-	body := realFixture(b, "indeed/viewjob-page.html")
+	body := scrapertest.Fixture(b, "indeed/viewjob-page.html")
 	b.ReportAllocs()
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {
@@ -14,7 +18,7 @@ func BenchmarkParseJobPage(b *testing.B) {
 }
 
 func BenchmarkParseSearchPage(b *testing.B) {
-	body := searchPage(realFixture(b, "indeed/mosaic-jobcards.json"))
+	body := searchPage(scrapertest.Fixture(b, "indeed/mosaic-jobcards.json"))
 	b.ReportAllocs()
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {

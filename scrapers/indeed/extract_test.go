@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/surfsense/pluginhost/scrapers"
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 )
 
 // searchPage wraps job cards JSON in a page the way Indeed serves it.
@@ -18,7 +19,7 @@ func searchPage(cards []byte) []byte {
 }
 
 func TestParseJobPageRealFixture(t *testing.T) {
-	j, err := parseJobPage(realFixture(t, "indeed/viewjob-page.html"), "www.indeed.com")
+	j, err := parseJobPage(scrapertest.Fixture(t, "indeed/viewjob-page.html"), "www.indeed.com")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +51,7 @@ func TestParseJobPageRealFixture(t *testing.T) {
 }
 
 func TestParseSearchPageRealFixture(t *testing.T) {
-	jobs, err := parseSearchPage(searchPage(realFixture(t, "indeed/mosaic-jobcards.json")), "www.indeed.com")
+	jobs, err := parseSearchPage(searchPage(scrapertest.Fixture(t, "indeed/mosaic-jobcards.json")), "www.indeed.com")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func TestParseSearchPageRealFixture(t *testing.T) {
 }
 
 func TestParseOwnPages(t *testing.T) {
-	jobs, err := parseSearchPage(testdata(t, "search-page.html"), "uk.indeed.com")
+	jobs, err := parseSearchPage(scrapertest.Testdata(t, "search-page.html"), "uk.indeed.com")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +100,7 @@ func TestParseOwnPages(t *testing.T) {
 		t.Errorf("second = %+v", b)
 	}
 
-	j, err := parseJobPage(testdata(t, "job-page.html"), "www.indeed.com")
+	j, err := parseJobPage(scrapertest.Testdata(t, "job-page.html"), "www.indeed.com")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,8 +182,8 @@ func TestDetectBlock(t *testing.T) {
 		}
 		return &scrapers.Response{Request: &scrapers.Request{URL: "https://www.indeed.com/jobs?q=x"}, URL: u, StatusCode: status, Body: body, Header: hdr}
 	}
-	cf := testdata(t, "cloudflare.html")
-	if b, err := readOptional(t, "webpages/cloudflare-challenge-2025.html"); err == nil {
+	cf := scrapertest.Testdata(t, "cloudflare.html")
+	if b, err := scrapertest.ReadFixture("webpages/cloudflare-challenge-2025.html"); err == nil {
 		cf = b
 	}
 	cases := []struct {
@@ -192,13 +193,13 @@ func TestDetectBlock(t *testing.T) {
 	}{
 		{"cloudflare challenge", resp(403, "https://www.indeed.com/jobs?q=x", nil, cf), scrapers.BlockRobotCheck},
 		{"cf-mitigated header", resp(403, "https://www.indeed.com/jobs?q=x", http.Header{"Cf-Mitigated": {"challenge"}}, nil), scrapers.BlockRobotCheck},
-		{"hcaptcha", resp(200, "https://www.indeed.com/jobs?q=x", nil, testdata(t, "hcaptcha.html")), scrapers.BlockCaptcha},
+		{"hcaptcha", resp(200, "https://www.indeed.com/jobs?q=x", nil, scrapertest.Testdata(t, "hcaptcha.html")), scrapers.BlockCaptcha},
 		{"sign-in wall", resp(200, "https://secure.indeed.com/auth?continue=x", nil, []byte("<html>Sign in</html>")), scrapers.BlockLoginWall},
-		{"search page", resp(200, "https://www.indeed.com/jobs?q=x", nil, testdata(t, "search-page.html")), ""},
-		{"job page", resp(200, "https://www.indeed.com/viewjob?jk=x", nil, testdata(t, "job-page.html")), ""},
+		{"search page", resp(200, "https://www.indeed.com/jobs?q=x", nil, scrapertest.Testdata(t, "search-page.html")), ""},
+		{"job page", resp(200, "https://www.indeed.com/viewjob?jk=x", nil, scrapertest.Testdata(t, "job-page.html")), ""},
 		{"404", resp(404, "https://www.indeed.com/viewjob?jk=x", nil, []byte("gone")), ""},
 	}
-	if real, err := readOptional(t, "indeed/viewjob-page.html"); err == nil {
+	if real, err := scrapertest.ReadFixture("indeed/viewjob-page.html"); err == nil {
 		// The real job page loads Cloudflare's challenge-platform script.
 		cases = append(cases, struct {
 			name string

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/surfsense/pluginhost/scrapers"
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 )
 
 // genCard is a generated job card.
@@ -58,17 +59,17 @@ func (s *standIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		switch q.Get("q") {
 		case "blocked":
 			w.WriteHeader(http.StatusForbidden)
-			if b, err := readOptional(s.t, "webpages/cloudflare-challenge-2025.html"); err == nil {
+			if b, err := scrapertest.ReadFixture("webpages/cloudflare-challenge-2025.html"); err == nil {
 				w.Write(b)
 			} else {
-				w.Write(testdata(s.t, "cloudflare.html"))
+				w.Write(scrapertest.Testdata(s.t, "cloudflare.html"))
 			}
 			return
 		case "captcha":
-			w.Write(testdata(s.t, "hcaptcha.html"))
+			w.Write(scrapertest.Testdata(s.t, "hcaptcha.html"))
 			return
 		case "real":
-			b, err := readOptional(s.t, "indeed/mosaic-jobcards.json") // never Skip off the test's goroutine
+			b, err := scrapertest.ReadFixture("indeed/mosaic-jobcards.json") // never Skip off the test's goroutine
 			if err != nil {
 				http.NotFound(w, r)
 				return
@@ -76,7 +77,7 @@ func (s *standIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			w.Write(searchPage(b))
 			return
 		case "bakers":
-			w.Write(testdata(s.t, "search-page.html"))
+			w.Write(scrapertest.Testdata(s.t, "search-page.html"))
 			return
 		}
 		start, _ := strconv.Atoi(q.Get("start"))
@@ -94,20 +95,20 @@ func (s *standIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		jk := q.Get("jk")
 		switch {
 		case jk == "54f1f8af68d722d2":
-			b, err := readOptional(s.t, "indeed/viewjob-page.html")
+			b, err := scrapertest.ReadFixture("indeed/viewjob-page.html")
 			if err != nil {
 				http.NotFound(w, r)
 				return
 			}
 			w.Write(b)
 		case jk == "aaaa111122223333":
-			w.Write(testdata(s.t, "job-page.html"))
+			w.Write(scrapertest.Testdata(s.t, "job-page.html"))
 		case jk == "login":
 			http.Redirect(w, r, "/auth?continue=%2Fviewjob", http.StatusFound)
 		case jk == "gone" || jk == jobKey("gone", 1): // so is the page of the second job of a search for "gone"
 			http.NotFound(w, r)
 		default: // the own job page under another key
-			w.Write(bytes.ReplaceAll(testdata(s.t, "job-page.html"), []byte("aaaa111122223333"), []byte(jk)))
+			w.Write(bytes.ReplaceAll(scrapertest.Testdata(s.t, "job-page.html"), []byte("aaaa111122223333"), []byte(jk)))
 		}
 	case "/auth":
 		w.Write([]byte(`<html><body>Sign in to Indeed</body></html>`))
@@ -127,11 +128,11 @@ func serve(t *testing.T, s *standIn) scrapers.Plugin {
 func TestSearchPagesToMaxItems(t *testing.T) {
 	s := &standIn{total: 200}
 	p := serve(t, s)
-	o, err := runTool(t, p, "scrape", `{"queries":["welder"],"location":"Leeds","country":"uk","max_items":42}`, 10*time.Second)
+	o, err := scrapertest.RunTool(t, p, "scrape", `{"queries":["welder"],"location":"Leeds","country":"uk","max_items":42}`, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := items(t, o)
+	got := scrapertest.Items(t, o)
 	if len(got) != 42 {
 		t.Fatalf("jobs = %d, want 42", len(got))
 	}
@@ -154,7 +155,7 @@ func TestSearchPagesToMaxItems(t *testing.T) {
 	}
 	// A search with fewer results than max_items ends when pages repeat.
 	s2 := &standIn{total: 23}
-	o, err = runTool(t, serve(t, s2), "scrape", `{"position":"welder","max_items":100}`, 10*time.Second)
+	o, err = scrapertest.RunTool(t, serve(t, s2), "scrape", `{"position":"welder","max_items":100}`, 10*time.Second)
 	if err != nil || len(o.Items) != 23 || s2.searches.Load() != 3 {
 		t.Errorf("jobs %d, pages %d, %v", len(o.Items), s2.searches.Load(), err)
 	}
@@ -163,11 +164,11 @@ func TestSearchPagesToMaxItems(t *testing.T) {
 func TestSearchWithDetailsAndCompanies(t *testing.T) {
 	s := &standIn{total: 5}
 	p := serve(t, s)
-	o, err := runTool(t, p, "scrape", `{"queries":["welder"],"max_items":3,"include_details":true,"parse_company_details":true}`, 10*time.Second)
+	o, err := scrapertest.RunTool(t, p, "scrape", `{"queries":["welder"],"max_items":3,"include_details":true,"parse_company_details":true}`, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := items(t, o)
+	got := scrapertest.Items(t, o)
 	if len(got) != 3 || s.jobPages.Load() != 3 {
 		t.Fatalf("jobs %d, job pages %d", len(got), s.jobPages.Load())
 	}
@@ -186,11 +187,11 @@ func TestJobAndSearchURLs(t *testing.T) {
 	p := serve(t, &standIn{total: 3})
 	args := `{"urls":["https://au.indeed.com/viewjob?jk=54f1f8af68d722d2&from=serp","https://uk.indeed.com/rc/clk?jk=aaaa111122223333&bb=x",
 		"https://uk.indeed.com/jobs?q=bakers&l=Leeds&sort=date&vjk=zzz"],"parse_company_details":true}`
-	o, err := runTool(t, p, "scrape", args, 10*time.Second)
+	o, err := scrapertest.RunTool(t, p, "scrape", args, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := items(t, o)
+	got := scrapertest.Items(t, o)
 	// Searches run first, then the job URLs in order.
 	if len(got) != 4 || got[0]["title"] != "Head Baker" || got[1]["title"] != "Pastry Chef (nights)" || got[3]["title"] != "Head Baker" {
 		t.Fatalf("items = %v", got)
@@ -198,7 +199,7 @@ func TestJobAndSearchURLs(t *testing.T) {
 	if got[0]["url"] != "https://uk.indeed.com/viewjob?jk=aaaa111122223333" || got[0]["search_query"] != "bakers" || got[0]["search_location"] != "Leeds" {
 		t.Errorf("first = %v", got[0])
 	}
-	if _, err := readOptional(t, "indeed/viewjob-page.html"); err == nil {
+	if _, err := scrapertest.ReadFixture("indeed/viewjob-page.html"); err == nil {
 		if got[2]["title"] != "Senior DevOps Engineer" || got[2]["url"] != "https://au.indeed.com/viewjob?jk=54f1f8af68d722d2" || got[2]["company_details"] == nil {
 			t.Errorf("real job = %v", got[2])
 		}
@@ -212,18 +213,18 @@ func TestBlocks(t *testing.T) {
 		{`{"queries":["captcha"]}`, scrapers.BlockCaptcha},
 		{`{"urls":["https://www.indeed.com/viewjob?jk=login"]}`, scrapers.BlockLoginWall},
 	} {
-		_, err := runTool(t, p, "scrape", c.args, 10*time.Second)
+		_, err := scrapertest.RunTool(t, p, "scrape", c.args, 10*time.Second)
 		var be *scrapers.BlockedError
 		if !errors.As(err, &be) || be.Kind != c.kind || !strings.Contains(err.Error(), "Indeed") {
 			t.Errorf("%s: err = %v, want an Indeed %s", c.args, err, c.kind)
 		}
 	}
 	// Blocked after some jobs: they stay, the block is the failed source.
-	o, err := runTool(t, p, "scrape", `{"queries":["welder","blocked","other"],"max_items":2}`, 10*time.Second)
+	o, err := scrapertest.RunTool(t, p, "scrape", `{"queries":["welder","blocked","other"],"max_items":2}`, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := items(t, o)
+	got := scrapertest.Items(t, o)
 	if len(got) != 3 || !strings.Contains(fmt.Sprint(got[2]["error"]), "robot check") || !o.Partial {
 		t.Errorf("items %v partial %v", got, o.Partial)
 	}
@@ -231,11 +232,11 @@ func TestBlocks(t *testing.T) {
 
 func TestDetailsFailureKeepsTheCard(t *testing.T) {
 	p := serve(t, &standIn{total: 3})
-	o, err := runTool(t, p, "scrape", `{"queries":["gone"],"include_details":true}`, 10*time.Second)
+	o, err := scrapertest.RunTool(t, p, "scrape", `{"queries":["gone"],"include_details":true}`, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := items(t, o)
+	got := scrapertest.Items(t, o)
 	if len(got) != 3 || !o.Partial {
 		t.Fatalf("jobs %d partial %v", len(got), o.Partial)
 	}
@@ -249,15 +250,15 @@ func TestDetailsFailureKeepsTheCard(t *testing.T) {
 
 func TestJobURLFailures(t *testing.T) {
 	p := serve(t, &standIn{total: 3})
-	o, err := runTool(t, p, "scrape", `{"urls":["https://www.indeed.com/viewjob?jk=gone","https://www.indeed.com/viewjob?jk=aaaa111122223333"]}`, 10*time.Second)
+	o, err := scrapertest.RunTool(t, p, "scrape", `{"urls":["https://www.indeed.com/viewjob?jk=gone","https://www.indeed.com/viewjob?jk=aaaa111122223333"]}`, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := items(t, o)
+	got := scrapertest.Items(t, o)
 	if len(got) != 2 || !strings.Contains(fmt.Sprint(got[0]["error"]), "404") || got[1]["title"] != "Head Baker" || !o.Partial {
 		t.Errorf("items %v", got)
 	}
-	_, err = runTool(t, p, "scrape", `{"urls":["https://www.indeed.com/viewjob?jk=gone"]}`, 10*time.Second)
+	_, err = scrapertest.RunTool(t, p, "scrape", `{"urls":["https://www.indeed.com/viewjob?jk=gone"]}`, 10*time.Second)
 	var se *scrapers.SiteError
 	if !errors.As(err, &se) || se.Status != http.StatusNotFound {
 		t.Errorf("err = %v", err)
@@ -267,7 +268,7 @@ func TestJobURLFailures(t *testing.T) {
 func TestSlowSiteGivesPartialAtDeadline(t *testing.T) {
 	s := &standIn{total: 200, slowAfter: 1}
 	p := serve(t, s)
-	o, err := runTool(t, p, "scrape", `{"queries":["welder"],"max_items":100}`, 700*time.Millisecond)
+	o, err := scrapertest.RunTool(t, p, "scrape", `{"queries":["welder"],"max_items":100}`, 700*time.Millisecond)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want the deadline", err)
 	}
@@ -297,7 +298,7 @@ func TestBadArguments(t *testing.T) {
 		{`{"queries":["a"],"include_details":"yes"}`, "include_details"},
 		{`{"queries":["a"],"max_pages":2}`, "max_pages"},
 	} {
-		_, err := runTool(t, p, "scrape", c.args, time.Second)
+		_, err := scrapertest.RunTool(t, p, "scrape", c.args, time.Second)
 		var ae *scrapers.ArgError
 		if !errors.As(err, &ae) || ae.Arg != c.arg {
 			t.Errorf("%s: err = %v, want an argument error naming %s", c.args, err, c.arg)

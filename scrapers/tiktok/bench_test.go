@@ -1,9 +1,13 @@
 package tiktok
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
+)
 
 func BenchmarkParseVideoPage(b *testing.B) {
-	body := videoPage(b, realFixture(b, "tiktok/video-item-struct.json"))
+	body := videoPage(b, scrapertest.Fixture(b, "tiktok/video-item-struct.json"))
 	b.ReportAllocs()
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {
@@ -14,7 +18,7 @@ func BenchmarkParseVideoPage(b *testing.B) {
 }
 
 func BenchmarkParseItemList(b *testing.B) {
-	item := string(realFixture(b, "tiktok/listing-item.json"))
+	item := string(scrapertest.Fixture(b, "tiktok/listing-item.json"))
 	body := `{"cursor":"30","hasMore":true,"itemList":[`
 	for i := range 30 { // one API page of the real item
 		if i > 0 {

@@ -10,12 +10,13 @@ import (
 	"testing"
 
 	"github.com/surfsense/pluginhost/scrapers"
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 )
 
 func i64(n int64) *int64 { return &n }
 
 func TestParsePageRealVideoItemStruct(t *testing.T) {
-	body := videoPage(t, realFixture(t, "tiktok/video-item-struct.json"))
+	body := videoPage(t, scrapertest.Fixture(t, "tiktok/video-item-struct.json"))
 	pg, err := parsePage(body, "https://www.tiktok.com/@x/video/1")
 	if err != nil {
 		t.Fatal(err)
@@ -59,7 +60,7 @@ func TestParsePageRealVideoItemStruct(t *testing.T) {
 }
 
 func TestParseItemListRealListingItem(t *testing.T) {
-	item := realFixture(t, "tiktok/listing-item.json")
+	item := scrapertest.Fixture(t, "tiktok/listing-item.json")
 	body := []byte(`{"cursor":"1782509863000","hasMore":true,"statusCode":0,"itemList":[` + string(item) + `]}`)
 	l, err := parseItemList(body, "https://www.tiktok.com/tag/bread")
 	if err != nil {
@@ -82,7 +83,7 @@ func TestParseItemListRealListingItem(t *testing.T) {
 
 func TestParsePageOwnFixtures(t *testing.T) {
 	t.Run("video", func(t *testing.T) {
-		pg, err := parsePage(testdata(t, "video.html"), "https://www.tiktok.com/@chef.anna/video/7000000000000000001")
+		pg, err := parsePage(scrapertest.Testdata(t, "video.html"), "https://www.tiktok.com/@chef.anna/video/7000000000000000001")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,7 +102,7 @@ func TestParsePageOwnFixtures(t *testing.T) {
 		}
 	})
 	t.Run("photo post, author as a name", func(t *testing.T) {
-		pg, err := parsePage(testdata(t, "photo.html"), "https://www.tiktok.com/@anna_photos/photo/7000000000000000009")
+		pg, err := parsePage(scrapertest.Testdata(t, "photo.html"), "https://www.tiktok.com/@anna_photos/photo/7000000000000000009")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,7 +121,7 @@ func TestParsePageOwnFixtures(t *testing.T) {
 		}
 	})
 	t.Run("profile", func(t *testing.T) {
-		pg, err := parsePage(testdata(t, "profile.html"), "https://www.tiktok.com/@chef.anna")
+		pg, err := parsePage(scrapertest.Testdata(t, "profile.html"), "https://www.tiktok.com/@chef.anna")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -136,7 +137,7 @@ func TestParsePageOwnFixtures(t *testing.T) {
 		}
 	})
 	t.Run("hashtag", func(t *testing.T) {
-		pg, err := parsePage(testdata(t, "hashtag.html"), "https://www.tiktok.com/tag/bread")
+		pg, err := parsePage(scrapertest.Testdata(t, "hashtag.html"), "https://www.tiktok.com/tag/bread")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,7 +147,7 @@ func TestParsePageOwnFixtures(t *testing.T) {
 		}
 	})
 	t.Run("private video", func(t *testing.T) {
-		_, err := parsePage(testdata(t, "private.html"), "u")
+		_, err := parsePage(scrapertest.Testdata(t, "private.html"), "u")
 		var se *statusError
 		if !errors.As(err, &se) || se.Code != 10216 || !strings.Contains(err.Error(), "private") {
 			t.Errorf("err = %v", err)
@@ -212,12 +213,12 @@ func TestDetectBlock(t *testing.T) {
 		r    *scrapers.Response
 		kind string
 	}{
-		{"verify page", resp(200, "https://www.tiktok.com/@x", string(testdata(t, "verify.html"))), scrapers.BlockCaptcha},
+		{"verify page", resp(200, "https://www.tiktok.com/@x", string(scrapertest.Testdata(t, "verify.html"))), scrapers.BlockCaptcha},
 		{"login redirect", resp(200, "https://www.tiktok.com/login?redirect_url=x", "<html></html>"), scrapers.BlockLoginWall},
 		{"429 is left to the fetcher's retries", resp(429, "https://www.tiktok.com/@x", ""), ""},
 		{"api verify", resp(200, "https://www.tiktok.com/api/post/item_list/", `{"code":"10000","from":"","type":"verify","version":"","region":"va1"}`), scrapers.BlockCaptcha},
-		{"video page", resp(200, "https://www.tiktok.com/@x/video/1", string(testdata(t, "video.html"))), ""},
-		{"data page mentioning captcha", resp(200, "https://www.tiktok.com/@x", `<script>var c="captcha_verify_container"</script>`+string(testdata(t, "profile.html"))), ""},
+		{"video page", resp(200, "https://www.tiktok.com/@x/video/1", string(scrapertest.Testdata(t, "video.html"))), ""},
+		{"data page mentioning captcha", resp(200, "https://www.tiktok.com/@x", `<script>var c="captcha_verify_container"</script>`+string(scrapertest.Testdata(t, "profile.html"))), ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

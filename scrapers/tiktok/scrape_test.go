@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/surfsense/pluginhost/scrapers"
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 )
 
 // standIn is a local TikTok: pages from testdata (and the real itemStruct
@@ -40,16 +41,16 @@ func listItem(n int, user string) map[string]any {
 func (s *standIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Path == "/@cookwithhali/video/7655821461772406047":
-		it, err := readOptional(s.t, "tiktok/video-item-struct.json") // never Skip off the test's goroutine
+		it, err := scrapertest.ReadFixture("tiktok/video-item-struct.json") // never Skip off the test's goroutine
 		if err != nil {
 			http.NotFound(w, r)
 			return
 		}
 		w.Write(videoPage(s.t, it))
 	case r.URL.Path == "/@chef.anna/video/7000000000000000001":
-		w.Write(testdata(s.t, "video.html"))
+		w.Write(scrapertest.Testdata(s.t, "video.html"))
 	case r.URL.Path == "/@chef.anna/video/7000000000000000404":
-		w.Write(testdata(s.t, "private.html"))
+		w.Write(scrapertest.Testdata(s.t, "private.html"))
 	case r.URL.Path == "/ZMabc123/": // a vm.tiktok.com short link
 		http.Redirect(w, r, "/@chef.anna/video/7000000000000000001?_r=1", http.StatusFound)
 	case r.URL.Path == "/ZMnoauthor/":
@@ -57,20 +58,20 @@ func (s *standIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.URL.Path == "/@someone/video/42":
 		w.Write(videoPage(s.t, []byte(`{"id":"42","desc":"no author here"}`)))
 	case r.URL.Path == "/@chef.anna":
-		w.Write(testdata(s.t, "profile.html"))
+		w.Write(scrapertest.Testdata(s.t, "profile.html"))
 	case r.URL.Path == "/@walled":
 		http.Redirect(w, r, "/login?redirect_url=%2F%40walled", http.StatusFound)
 	case r.URL.Path == "/login":
 		w.Write([]byte(`<html><body>Log in to TikTok</body></html>`))
 	case r.URL.Path == "/@captcha" || r.URL.Path == "/tag/captcha":
-		w.Write(testdata(s.t, "verify.html"))
+		w.Write(scrapertest.Testdata(s.t, "verify.html"))
 	case r.URL.Path == "/@busy":
 		w.Header().Set("Retry-After", "0")
 		http.Error(w, "slow down", http.StatusTooManyRequests)
 	case r.URL.Path == "/@gone":
 		http.Error(w, "not here", http.StatusNotFound)
 	case r.URL.Path == "/tag/bread":
-		w.Write(testdata(s.t, "hashtag.html"))
+		w.Write(scrapertest.Testdata(s.t, "hashtag.html"))
 	case r.URL.Path == "/api/post/item_list/" || r.URL.Path == "/api/challenge/item_list/":
 		n := int(s.apiCalls.Add(1))
 		if s.slowAfter > 0 && n > s.slowAfter {
@@ -107,13 +108,13 @@ func serve(t *testing.T, s *standIn) scrapers.Plugin {
 }
 
 func TestScrapeRealVideoThroughStandIn(t *testing.T) {
-	realFixture(t, "tiktok/video-item-struct.json") // skip when absent
+	scrapertest.Fixture(t, "tiktok/video-item-struct.json") // skip when absent
 	p := serve(t, &standIn{})
-	o, err := runTool(t, p, "scrape", `{"urls":["https://www.tiktok.com/@cookwithhali/video/7655821461772406047"]}`, 10*time.Second)
+	o, err := scrapertest.RunTool(t, p, "scrape", `{"urls":["https://www.tiktok.com/@cookwithhali/video/7655821461772406047"]}`, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := items(t, o)
+	got := scrapertest.Items(t, o)
 	if len(got) != 1 || got[0]["id"] != "7655821461772406047" || got[0]["type"] != "video" || o.Partial {
 		t.Fatalf("items = %v partial=%v", got, o.Partial)
 	}
@@ -127,11 +128,11 @@ func TestScrapeVideosShortLinksProfilesHashtags(t *testing.T) {
 	p := serve(t, s)
 	args := `{"urls":["https://m.tiktok.com/@chef.anna/video/7000000000000000001","https://vm.tiktok.com/ZMabc123/"],
 		"profiles":["@chef.anna"],"hashtags":["#bread"],"max_items":5}`
-	o, err := runTool(t, p, "scrape", args, 10*time.Second)
+	o, err := scrapertest.RunTool(t, p, "scrape", args, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := items(t, o)
+	got := scrapertest.Items(t, o)
 	if vids := ofType(got, "video"); len(vids) != 2+5+5 {
 		t.Errorf("videos = %d, want 12", len(vids))
 	}
@@ -158,11 +159,11 @@ func TestScrapeVideosShortLinksProfilesHashtags(t *testing.T) {
 
 func TestScrapeShortLinkNamesTheRealPage(t *testing.T) {
 	p := serve(t, &standIn{})
-	o, err := runTool(t, p, "scrape", `{"urls":["https://vm.tiktok.com/ZMnoauthor/"]}`, 10*time.Second)
+	o, err := scrapertest.RunTool(t, p, "scrape", `{"urls":["https://vm.tiktok.com/ZMnoauthor/"]}`, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := items(t, o)
+	got := scrapertest.Items(t, o)
 	if len(got) != 1 || got[0]["url"] != "https://www.tiktok.com/@someone/video/42" {
 		t.Errorf("items = %v", got)
 	}
@@ -171,11 +172,11 @@ func TestScrapeShortLinkNamesTheRealPage(t *testing.T) {
 func TestScrapePagesToMaxItems(t *testing.T) {
 	s := &standIn{listed: 500}
 	p := serve(t, s)
-	o, err := runTool(t, p, "scrape", `{"hashtags":["bread"],"max_items":100}`, 10*time.Second)
+	o, err := scrapertest.RunTool(t, p, "scrape", `{"hashtags":["bread"],"max_items":100}`, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	vids := ofType(items(t, o), "video")
+	vids := ofType(scrapertest.Items(t, o), "video")
 	if len(vids) != 100 {
 		t.Fatalf("videos = %d, want 100", len(vids))
 	}
@@ -191,19 +192,19 @@ func TestScrapePagesToMaxItems(t *testing.T) {
 	}
 	// A listing shorter than max_items ends when TikTok says hasMore false.
 	s2 := &standIn{listed: 7}
-	o, err = runTool(t, serve(t, s2), "scrape", `{"hashtags":["bread"],"max_items":100}`, 10*time.Second)
-	if err != nil || len(ofType(items(t, o), "video")) != 7 || s2.apiCalls.Load() != 1 {
+	o, err = scrapertest.RunTool(t, serve(t, s2), "scrape", `{"hashtags":["bread"],"max_items":100}`, 10*time.Second)
+	if err != nil || len(ofType(scrapertest.Items(t, o), "video")) != 7 || s2.apiCalls.Load() != 1 {
 		t.Errorf("short listing: %d videos, %d calls, %v", len(o.Items), s2.apiCalls.Load(), err)
 	}
 }
 
 func TestScrapeUnsignedListIsPartial(t *testing.T) {
 	p := serve(t, &standIn{emptyLists: true})
-	o, err := runTool(t, p, "scrape", `{"hashtags":["bread"]}`, 10*time.Second)
+	o, err := scrapertest.RunTool(t, p, "scrape", `{"hashtags":["bread"]}`, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := items(t, o)
+	got := scrapertest.Items(t, o)
 	if len(got) != 1 || got[0]["type"] != "hashtag" || !o.Partial || !strings.Contains(strings.Join(o.Reasons, ";"), "#bread") {
 		t.Errorf("items %v partial %v reasons %v", got, o.Partial, o.Reasons)
 	}
@@ -217,7 +218,7 @@ func TestScrapeBlocks(t *testing.T) {
 		"rate limit": {`{"profiles":["busy"]}`, scrapers.BlockRateLimited},
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, err := runTool(t, p, "scrape", c.args, 10*time.Second)
+			_, err := scrapertest.RunTool(t, p, "scrape", c.args, 10*time.Second)
 			var be *scrapers.BlockedError
 			if !errors.As(err, &be) || be.Kind != c.kind || !strings.Contains(err.Error(), "TikTok") {
 				t.Fatalf("err = %v, want a TikTok %s", err, c.kind)
@@ -226,11 +227,11 @@ func TestScrapeBlocks(t *testing.T) {
 	}
 	// A block after some items: they are kept, the block is reported, the
 	// call stops there.
-	o, err := runTool(t, p, "scrape", `{"urls":["https://www.tiktok.com/@chef.anna/video/7000000000000000001"],"hashtags":["captcha","bread"]}`, 10*time.Second)
+	o, err := scrapertest.RunTool(t, p, "scrape", `{"urls":["https://www.tiktok.com/@chef.anna/video/7000000000000000001"],"hashtags":["captcha","bread"]}`, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := items(t, o)
+	got := scrapertest.Items(t, o)
 	if len(got) != 2 || got[0]["type"] != "video" || !strings.Contains(fmt.Sprint(got[1]["error"]), "captcha") || !o.Partial {
 		t.Errorf("items %v partial %v", got, o.Partial)
 	}
@@ -238,11 +239,11 @@ func TestScrapeBlocks(t *testing.T) {
 
 func TestScrapePerSourceFailures(t *testing.T) {
 	p := serve(t, &standIn{listed: 3})
-	o, err := runTool(t, p, "scrape", `{"urls":["https://www.tiktok.com/@chef.anna/video/7000000000000000404","https://www.tiktok.com/@chef.anna/video/7000000000000000001"],"profiles":["gone"]}`, 10*time.Second)
+	o, err := scrapertest.RunTool(t, p, "scrape", `{"urls":["https://www.tiktok.com/@chef.anna/video/7000000000000000404","https://www.tiktok.com/@chef.anna/video/7000000000000000001"],"profiles":["gone"]}`, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := items(t, o)
+	got := scrapertest.Items(t, o)
 	if len(got) != 3 || !o.Partial {
 		t.Fatalf("items %v partial %v", got, o.Partial)
 	}
@@ -250,7 +251,7 @@ func TestScrapePerSourceFailures(t *testing.T) {
 		t.Errorf("items = %v", got)
 	}
 	// Nothing gathered and everything failed: a tool error.
-	_, err = runTool(t, p, "scrape", `{"profiles":["gone"]}`, 10*time.Second)
+	_, err = scrapertest.RunTool(t, p, "scrape", `{"profiles":["gone"]}`, 10*time.Second)
 	var se *scrapers.SiteError
 	if !errors.As(err, &se) || se.Status != 404 {
 		t.Errorf("err = %v", err)
@@ -261,14 +262,14 @@ func TestScrapeSlowSiteGivesPartialAtDeadline(t *testing.T) {
 	s := &standIn{listed: 500, slowAfter: 1}
 	p := serve(t, s)
 	start := time.Now()
-	o, err := runTool(t, p, "scrape", `{"hashtags":["bread"],"max_items":100}`, 700*time.Millisecond)
+	o, err := scrapertest.RunTool(t, p, "scrape", `{"hashtags":["bread"],"max_items":100}`, 700*time.Millisecond)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want the deadline", err)
 	}
 	if time.Since(start) > 5*time.Second {
 		t.Errorf("took %v after the deadline", time.Since(start))
 	}
-	if vids := ofType(items(t, o), "video"); len(vids) != 30 {
+	if vids := ofType(scrapertest.Items(t, o), "video"); len(vids) != 30 {
 		t.Errorf("videos before the deadline = %d, want 30", len(vids))
 	}
 }
@@ -311,7 +312,7 @@ func TestScrapeBadArguments(t *testing.T) {
 		{`{"profiles":["a"],"color":"red"}`, "color"},
 		{`[1]`, "arguments"},
 	} {
-		_, err := runTool(t, p, "scrape", c.args, time.Second)
+		_, err := scrapertest.RunTool(t, p, "scrape", c.args, time.Second)
 		var ae *scrapers.ArgError
 		if !errors.As(err, &ae) || ae.Arg != c.arg {
 			t.Errorf("%s: err = %v, want an argument error naming %s", c.args, err, c.arg)

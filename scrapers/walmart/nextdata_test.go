@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/surfsense/pluginhost/scrapers/jsonval"
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 )
 
 func TestScriptJSON(t *testing.T) {
@@ -32,7 +33,7 @@ func TestScriptJSON(t *testing.T) {
 }
 
 func TestScriptJSONRealPage(t *testing.T) {
-	raw, ok := scriptJSON(fixture(t, "product-page.html"), "__NEXT_DATA__")
+	raw, ok := scriptJSON(scrapertest.Fixture(t, "walmart/product-page.html"), "__NEXT_DATA__")
 	if !ok || !json.Valid(raw) {
 		t.Fatalf("found %v, valid %v", ok, json.Valid(raw))
 	}
@@ -88,11 +89,11 @@ func TestJSONHelpers(t *testing.T) {
 // FuzzScriptJSON: the finder never panics, and what it finds lies in the
 // page.
 func FuzzScriptJSON(f *testing.F) {
-	if b := fixtureOrNil("product-page.html"); b != nil {
+	if b, err := scrapertest.ReadFixture("walmart/product-page.html"); err == nil {
 		f.Add(b)
 	}
-	f.Add(testdata(f, "search.html"))
-	f.Add(testdata(f, "search-appdata.html"))
+	f.Add(scrapertest.Testdata(f, "search.html"))
+	f.Add(scrapertest.Testdata(f, "search-appdata.html"))
 	f.Add([]byte(`<script id=__NEXT_DATA__ x='`))
 	f.Add([]byte(`<script id="__NEXT_DATA__"></script><script id="__NEXT_DATA__">{}</script>`))
 	f.Fuzz(func(t *testing.T, page []byte) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/surfsense/pluginhost/scrapers"
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 )
 
 func deref[T any](p *T) any {
@@ -17,7 +18,7 @@ func deref[T any](p *T) any {
 }
 
 func TestParseProductRealPage(t *testing.T) {
-	p, err := parseProduct(fixture(t, "product-page.html"), "https://www.walmart.com/ip/Great-Value-Whole-Vitamin-D-Milk-Gallon-128-fl-oz/10450114")
+	p, err := parseProduct(scrapertest.Fixture(t, "walmart/product-page.html"), "https://www.walmart.com/ip/Great-Value-Whole-Vitamin-D-Milk-Gallon-128-fl-oz/10450114")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +98,7 @@ func TestParseProductShapes(t *testing.T) {
 }
 
 func TestParseSearchPage(t *testing.T) {
-	page, err := parseSearch(testdata(t, "search.html"))
+	page, err := parseSearch(scrapertest.Testdata(t, "search.html"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +139,7 @@ func TestParseSearchPage(t *testing.T) {
 }
 
 func TestParseSearchAppData(t *testing.T) {
-	page, err := parseSearch(testdata(t, "search-appdata.html"))
+	page, err := parseSearch(scrapertest.Testdata(t, "search-appdata.html"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +156,7 @@ func TestParseSearchAppData(t *testing.T) {
 }
 
 func TestParseSearchNotSearch(t *testing.T) {
-	page, err := parseSearch(fixture(t, "product-page.html"))
+	page, err := parseSearch(scrapertest.Fixture(t, "walmart/product-page.html"))
 	if err != nil || page.Results || len(page.Items) != 0 {
 		t.Errorf("a product page read as search: %+v, %v", page, err)
 	}
@@ -165,7 +166,7 @@ func TestParseSearchNotSearch(t *testing.T) {
 }
 
 func TestParseReviews(t *testing.T) {
-	page, err := parseReviews(testdata(t, "reviews.html"), "10450114", "https://www.walmart.com/reviews/product/10450114")
+	page, err := parseReviews(scrapertest.Testdata(t, "reviews.html"), "10450114", "https://www.walmart.com/reviews/product/10450114")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +201,7 @@ func TestParseReviews(t *testing.T) {
 
 func TestParseReviewsFromProductPage(t *testing.T) {
 	// a product page carries a few reviews in the same shape
-	page, err := parseReviews(fixture(t, "product-page.html"), "10450114", "u")
+	page, err := parseReviews(scrapertest.Fixture(t, "walmart/product-page.html"), "10450114", "u")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,10 +243,10 @@ func TestDetectBlock(t *testing.T) {
 		body    []byte
 		blocked bool
 	}{
-		{"robot page", okURL.String(), testdata(t, "robot.html"), true},
+		{"robot page", okURL.String(), scrapertest.Testdata(t, "robot.html"), true},
 		{"redirected to /blocked", blockedURL.String(), []byte("<html></html>"), true},
-		{"search", okURL.String(), testdata(t, "search.html"), false},
-		{"reviews", okURL.String(), testdata(t, "reviews.html"), false},
+		{"search", okURL.String(), scrapertest.Testdata(t, "search.html"), false},
+		{"reviews", okURL.String(), scrapertest.Testdata(t, "reviews.html"), false},
 	} {
 		r := &scrapers.Response{Request: &scrapers.Request{URL: "https://www.walmart.com/search?q=milk"}, URL: mustParse(tc.final), StatusCode: 200, Body: tc.body}
 		be := detectBlock(r)
@@ -256,7 +257,7 @@ func TestDetectBlock(t *testing.T) {
 			t.Errorf("%s: %+v", tc.name, be)
 		}
 	}
-	r := &scrapers.Response{Request: &scrapers.Request{URL: "x"}, URL: okURL, StatusCode: 200, Body: fixture(t, "product-page.html")}
+	r := &scrapers.Response{Request: &scrapers.Request{URL: "x"}, URL: okURL, StatusCode: 200, Body: scrapertest.Fixture(t, "walmart/product-page.html")}
 	if be := detectBlock(r); be != nil {
 		t.Errorf("the real product page: %v", be)
 	}
@@ -268,12 +269,12 @@ func TestDetectBlock(t *testing.T) {
 func FuzzParseData(f *testing.F) {
 	for _, name := range []string{"search.html", "search-appdata.html", "reviews.html"} {
 		for _, id := range []string{"__NEXT_DATA__", "__APP_DATA__"} {
-			if raw, ok := scriptJSON(testdata(f, name), id); ok {
+			if raw, ok := scriptJSON(scrapertest.Testdata(f, name), id); ok {
 				f.Add(string(raw))
 			}
 		}
 	}
-	if b := fixtureOrNil("product-page.html"); b != nil {
+	if b, err := scrapertest.ReadFixture("walmart/product-page.html"); err == nil {
 		raw, _ := scriptJSON(b, "__NEXT_DATA__")
 		f.Add(string(raw))
 	}
@@ -305,7 +306,7 @@ func FuzzParseData(f *testing.F) {
 }
 
 func BenchmarkParseProduct(b *testing.B) {
-	body := fixture(b, "product-page.html")
+	body := scrapertest.Fixture(b, "walmart/product-page.html")
 	b.ReportAllocs()
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {
@@ -316,7 +317,7 @@ func BenchmarkParseProduct(b *testing.B) {
 }
 
 func BenchmarkScriptJSON(b *testing.B) {
-	body := fixture(b, "product-page.html")
+	body := scrapertest.Fixture(b, "walmart/product-page.html")
 	b.ReportAllocs()
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {
@@ -327,7 +328,7 @@ func BenchmarkScriptJSON(b *testing.B) {
 }
 
 func BenchmarkParseReviewsProductPage(b *testing.B) {
-	body := fixture(b, "product-page.html")
+	body := scrapertest.Fixture(b, "walmart/product-page.html")
 	b.ReportAllocs()
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {

@@ -8,12 +8,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
-	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/surfsense/pluginhost/scrapers"
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 )
 
 // standIn is a local walmart.com: generated search, product and reviews
@@ -30,12 +28,7 @@ type standIn struct {
 	// hook, when it returns true, has answered the request itself.
 	hook func(w http.ResponseWriter, r *http.Request) bool
 
-	mu       sync.Mutex
-	requests []string
-}
-
-func lookup(m map[string]string) func(string) string {
-	return func(k string) string { return m[k] }
+	requests scrapertest.RequestLog
 }
 
 func newStandIn(t *testing.T) *standIn {
@@ -43,10 +36,7 @@ func newStandIn(t *testing.T) *standIn {
 	s := &standIn{maxPage: 3, perPage: 10, reviewCount: func(string) int { return 35 }}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)
-	p, err := New(scrapers.Env{Getenv: lookup(map[string]string{"WALMART_BASE_URL": s.URL}), AllowPrivateNetworks: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := scrapertest.NewPlugin(t, New, map[string]string{"WALMART_BASE_URL": s.URL})
 	for _, tool := range p.Tools {
 		switch tool.Name {
 		case "scrape":
@@ -62,9 +52,7 @@ func newStandIn(t *testing.T) *standIn {
 }
 
 func (s *standIn) serve(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	s.requests = append(s.requests, r.URL.RequestURI())
-	s.mu.Unlock()
+	s.requests.Record(r)
 	if s.hook != nil && s.hook(w, r) {
 		return
 	}
@@ -170,56 +158,9 @@ func (s *standIn) reviewsData(id, sort string, page int) any {
 	}}
 }
 
-func (s *standIn) requested(prefix string) []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []string
-	for _, r := range s.requests {
-		if strings.HasPrefix(r, prefix) {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
 // run calls tool with args and returns its error and what it gathered.
 func run(ctx context.Context, t *testing.T, tool scrapers.Tool, args string) (error, scrapers.Outcome, []map[string]any) {
 	t.Helper()
-	var progressed atomic.Bool
-	call := scrapers.NewCall(func(string, int, int) { progressed.Store(true) })
-	err := tool.Run(ctx, call, json.RawMessage(args))
-	out := call.Snapshot()
-	var items []map[string]any
-	for _, raw := range out.Items {
-		var m map[string]any
-		if err := json.Unmarshal(raw, &m); err != nil {
-			t.Fatalf("item is not a JSON object: %s", raw)
-		}
-		if u, _ := m["url"].(string); u == "" {
-			t.Errorf("item without url: %s", raw)
-		}
-		items = append(items, m)
-	}
-	if len(items) > 0 && !progressed.Load() {
-		t.Error("no progress was reported")
-	}
-	return err, out, items
-}
-
-func good(items []map[string]any) (out []map[string]any) {
-	for _, it := range items {
-		if _, failed := it["error"]; !failed {
-			out = append(out, it)
-		}
-	}
-	return out
-}
-
-func failures(items []map[string]any) (out []map[string]any) {
-	for _, it := range items {
-		if _, failed := it["error"]; failed {
-			out = append(out, it)
-		}
-	}
-	return out
+	out, err := scrapertest.Run(ctx, t, tool, args)
+	return err, out, scrapertest.Items(t, out)
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/surfsense/pluginhost/scrapers"
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 )
 
 func TestToolShapes(t *testing.T) {
@@ -79,7 +80,7 @@ func TestBadArguments(t *testing.T) {
 			t.Errorf("%s: items", tc.args)
 		}
 	}
-	if r := s.requested("/"); len(r) != 0 {
+	if r := s.requests.WithPrefix("/"); len(r) != 0 {
 		t.Errorf("bad arguments made requests: %v", r)
 	}
 }
@@ -95,7 +96,7 @@ func TestScrapeSearchPagesToMaxItems(t *testing.T) {
 		t.Fatalf("%d items (partial %v), want 25", len(items), out.Partial)
 	}
 	want := []string{"/search?q=whole+milk&page=1", "/search?q=whole+milk&page=2", "/search?q=whole+milk&page=3"}
-	if got := s.requested("/search"); !slices.Equal(got, want) {
+	if got := s.requests.WithPrefix("/search"); !slices.Equal(got, want) {
 		t.Errorf("requests %v, want %v", got, want)
 	}
 	for i, it := range items {
@@ -119,14 +120,14 @@ func TestScrapeSearchStopsAtMaxPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(items) != 16 || len(s.requested("/search")) != 4 {
-		t.Errorf("%d items, %d requests; want 16 and 4", len(items), len(s.requested("/search")))
+	if len(items) != 16 || len(s.requests.WithPrefix("/search")) != 4 {
+		t.Errorf("%d items, %d requests; want 16 and 4", len(items), len(s.requests.WithPrefix("/search")))
 	}
 }
 
 func TestScrapeProductURLs(t *testing.T) {
 	s := newStandIn(t)
-	real := fixtureOrNil("product-page.html")
+	real, _ := scrapertest.ReadFixture("walmart/product-page.html")
 	s.hook = func(w http.ResponseWriter, r *http.Request) bool {
 		switch {
 		case strings.HasSuffix(r.URL.Path, "/10450114") && real != nil:
@@ -147,7 +148,7 @@ func TestScrapeProductURLs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ok, failed := good(items), failures(items)
+	ok, failed := scrapertest.Succeeded(items), scrapertest.Failed(items)
 	if len(ok) != 2 || len(failed) != 1 || !out.Partial {
 		t.Fatalf("%d good, %d failed, partial %v: %v", len(ok), len(failed), out.Partial, items)
 	}
@@ -168,13 +169,13 @@ func TestScrapeProductURLs(t *testing.T) {
 	if real != nil && (milk["title"] != "Great Value Whole Vitamin D Milk, Gallon, 128 fl oz" || milk["price"] != 3.74) {
 		t.Errorf("real product page through the stand-in: %v", milk)
 	}
-	if len(s.requested("/ip/777?athbdg=L1600")) != 1 {
-		t.Errorf("path and query not kept: %v", s.requested("/"))
+	if len(s.requests.WithPrefix("/ip/777?athbdg=L1600")) != 1 {
+		t.Errorf("path and query not kept: %v", s.requests.WithPrefix("/"))
 	}
 }
 
 func TestBlocked(t *testing.T) {
-	robot := testdata(t, "robot.html")
+	robot := scrapertest.Testdata(t, "robot.html")
 	for _, tc := range []struct {
 		name, args string
 		reviews    bool
@@ -208,7 +209,7 @@ func TestBlocked(t *testing.T) {
 			if !strings.Contains(err.Error(), "Walmart blocked the request with a robot check") {
 				t.Errorf("message %q", err)
 			}
-			if len(good(items)) != 0 {
+			if len(scrapertest.Succeeded(items)) != 0 {
 				t.Errorf("items %v", items)
 			}
 		})
@@ -218,7 +219,7 @@ func TestBlocked(t *testing.T) {
 func TestBlockedAfterSomeResults(t *testing.T) {
 	s := newStandIn(t)
 	s.maxPage, s.perPage = 5, 5
-	robot := testdata(t, "robot.html")
+	robot := scrapertest.Testdata(t, "robot.html")
 	s.hook = func(w http.ResponseWriter, r *http.Request) bool {
 		if r.URL.Query().Get("page") == "2" {
 			w.Write(robot)
@@ -230,13 +231,13 @@ func TestBlockedAfterSomeResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(good(items)) != 5 || !out.Partial {
-		t.Errorf("%d results, partial %v", len(good(items)), out.Partial)
+	if len(scrapertest.Succeeded(items)) != 5 || !out.Partial {
+		t.Errorf("%d results, partial %v", len(scrapertest.Succeeded(items)), out.Partial)
 	}
-	if f := failures(items); len(f) != 1 || !strings.Contains(f[0]["error"].(string), "robot check") {
+	if f := scrapertest.Failed(items); len(f) != 1 || !strings.Contains(f[0]["error"].(string), "robot check") {
 		t.Errorf("failures %v", f)
 	}
-	if r := s.requested("/search?q=b"); len(r) != 0 {
+	if r := s.requests.WithPrefix("/search?q=b"); len(r) != 0 {
 		t.Errorf("went on after the block: %v", r)
 	}
 }
@@ -279,7 +280,7 @@ func TestSearchPageWithoutData(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "__NEXT_DATA__") {
 		t.Errorf("err = %v, want one saying the page has no data", err)
 	}
-	if f := failures(items); len(f) != 1 || !strings.Contains(f[0]["url"].(string), "/search?q=x&page=1") {
+	if f := scrapertest.Failed(items); len(f) != 1 || !strings.Contains(f[0]["url"].(string), "/search?q=x&page=1") {
 		t.Errorf("failures %v", f)
 	}
 }
@@ -311,7 +312,7 @@ func TestReviewsPagesToMaxReviews(t *testing.T) {
 		"/reviews/product/4242?sort=submission-desc&page=2",
 		"/reviews/product/4242?sort=submission-desc&page=3",
 	}
-	if got := s.requested("/reviews"); !slices.Equal(got, want) {
+	if got := s.requests.WithPrefix("/reviews"); !slices.Equal(got, want) {
 		t.Errorf("requests %v, want %v", got, want)
 	}
 	seen := map[string]bool{}
@@ -352,23 +353,23 @@ func TestReviewsStopAtLastPageAndMergeInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	count := map[string]int{}
-	for _, it := range good(items) {
+	for _, it := range scrapertest.Succeeded(items) {
 		count[it["item_id"].(string)]++
 	}
 	if count["111"] != 23 || count["222"] != 4 || count["333"] != 0 || len(count) != 2 {
 		t.Errorf("reviews per item %v, want 111:23 222:4", count)
 	}
-	if f := failures(items); len(f) != 1 || !strings.Contains(f[0]["url"].(string), "/reviews/product/404") || !out.Partial {
+	if f := scrapertest.Failed(items); len(f) != 1 || !strings.Contains(f[0]["url"].(string), "/reviews/product/404") || !out.Partial {
 		t.Errorf("failures %v (partial %v)", f, out.Partial)
 	}
-	if got := len(s.requested("/reviews/product/111")); got != 3 {
+	if got := len(s.requests.WithPrefix("/reviews/product/111")); got != 3 {
 		t.Errorf("%d requests for 111 (23 reviews, 10 a page), want 3", got)
 	}
-	if got := len(s.requested("/reviews/product/333")); got != 1 {
+	if got := len(s.requests.WithPrefix("/reviews/product/333")); got != 1 {
 		t.Errorf("%d requests for an item without reviews", got)
 	}
-	if got := s.requested("/reviews/product/111?sort=relevancy"); len(got) != 3 {
-		t.Errorf("default sort not sent: %v", s.requested("/reviews"))
+	if got := s.requests.WithPrefix("/reviews/product/111?sort=relevancy"); len(got) != 3 {
+		t.Errorf("default sort not sent: %v", s.requests.WithPrefix("/reviews"))
 	}
 }
 
@@ -392,7 +393,7 @@ func TestReviewsCancel(t *testing.T) {
 		t.Errorf("%d reviews, want page 1's 10", len(items))
 	}
 	time.Sleep(50 * time.Millisecond)
-	if got := len(s.requested("/reviews")); got != 2 {
+	if got := len(s.requests.WithPrefix("/reviews")); got != 2 {
 		t.Errorf("%d requests, want 2 (none after the cancel)", got)
 	}
 }

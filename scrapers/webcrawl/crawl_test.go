@@ -18,6 +18,7 @@ import (
 
 	"github.com/surfsense/pluginhost/scrapers"
 	"github.com/surfsense/pluginhost/scrapers/netguard"
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 )
 
 // site is a small stand-in web site.
@@ -104,22 +105,9 @@ func testSettings() Settings {
 
 func run(t *testing.T, s Settings, args map[string]any) ([]map[string]any, error, scrapers.Outcome) {
 	t.Helper()
-	p := NewWithSettings(s)
 	raw, _ := json.Marshal(args)
-	call := scrapers.NewCall(nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	err := p.Tools[0].Run(ctx, call, raw)
-	out := call.Snapshot()
-	var items []map[string]any
-	for _, it := range out.Items {
-		var m map[string]any
-		if e := json.Unmarshal(it, &m); e != nil {
-			t.Fatal(e)
-		}
-		items = append(items, m)
-	}
-	return items, err, out
+	out, err := scrapertest.RunTool(t, NewWithSettings(s), "crawl", string(raw), 20*time.Second)
+	return scrapertest.Items(t, out), err, out
 }
 
 func byURL(items []map[string]any) map[string]map[string]any {
@@ -373,23 +361,8 @@ func TestCrawlCancelStopsRequests(t *testing.T) {
 	}
 }
 
-func fixturesDir(t testing.TB) string {
-	wd, _ := os.Getwd()
-	for d := wd; d != "/"; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			dir := filepath.Join(d, "..", "shared", "fixtures")
-			if _, err := os.Stat(dir); err != nil {
-				t.Skipf("real pages not found at %s (../shared/fixtures beside the repository); skipping", dir)
-			}
-			return dir
-		}
-	}
-	t.Skip("repository root not found")
-	return ""
-}
-
 func TestExtractRealPages(t *testing.T) {
-	dir := fixturesDir(t)
+	dir := scrapertest.RequireFixtures(t)
 	for _, name := range []string{"ars-1", "bbc-1", "lemonde-1", "medium-1", "wikipedia"} {
 		t.Run(name, func(t *testing.T) {
 			body, err := os.ReadFile(filepath.Join(dir, "webpages", name, "source.html"))
@@ -436,7 +409,7 @@ func firstWords(s string, n int) string {
 }
 
 func BenchmarkExtract(b *testing.B) {
-	dir := fixturesDir(b)
+	dir := scrapertest.RequireFixtures(b)
 	for _, name := range []string{"ars-1", "wikipedia"} {
 		body, err := os.ReadFile(filepath.Join(dir, "webpages", name, "source.html"))
 		if err != nil {

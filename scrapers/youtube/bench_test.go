@@ -1,13 +1,17 @@
 package youtube
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
+)
 
 // Benchmarks of each extractor on the real pages (skipped when the shared
 // fixtures are absent); the comment and subtitle extractors have no real
 // page in the shared set and run on this package's own fixtures.
 
 func BenchmarkEmbeddedJSONWatchPage(b *testing.B) {
-	page := sharedFixture(b, "watch-page.html")
+	page := scrapertest.Fixture(b, "youtube/watch-page.html")
 	b.ReportAllocs()
 	b.SetBytes(int64(len(page)))
 	for b.Loop() {
@@ -18,7 +22,7 @@ func BenchmarkEmbeddedJSONWatchPage(b *testing.B) {
 }
 
 func BenchmarkParseWatchPage(b *testing.B) {
-	page := sharedFixture(b, "watch-page.html")
+	page := scrapertest.Fixture(b, "youtube/watch-page.html")
 	b.ReportAllocs()
 	b.SetBytes(int64(len(page)))
 	for b.Loop() {
@@ -29,7 +33,7 @@ func BenchmarkParseWatchPage(b *testing.B) {
 }
 
 func BenchmarkParseSearchJSON(b *testing.B) {
-	body := sharedFixture(b, "search-videos-test.json")
+	body := scrapertest.Fixture(b, "youtube/search-videos-test.json")
 	b.ReportAllocs()
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {
@@ -41,7 +45,7 @@ func BenchmarkParseSearchJSON(b *testing.B) {
 }
 
 func BenchmarkDetectBlockWatchPage(b *testing.B) {
-	page := sharedFixture(b, "watch-page.html")
+	page := scrapertest.Fixture(b, "youtube/watch-page.html")
 	r := mkResponse(200, "https://www.youtube.com/watch?v=GJLlxj_dtq8", page)
 	b.ReportAllocs()
 	b.SetBytes(int64(len(page)))
@@ -53,7 +57,7 @@ func BenchmarkDetectBlockWatchPage(b *testing.B) {
 }
 
 func BenchmarkDetectBlockConsentPage(b *testing.B) {
-	page := sharedFixture(b, "consent-page.html")
+	page := scrapertest.Fixture(b, "youtube/consent-page.html")
 	r := mkResponse(200, "https://www.youtube.com/watch?v=Fx_N4GlwdEM", page)
 	b.ReportAllocs()
 	b.SetBytes(int64(len(page)))
@@ -65,7 +69,7 @@ func BenchmarkDetectBlockConsentPage(b *testing.B) {
 }
 
 func BenchmarkExtractComments(b *testing.B) {
-	body := testdata(b, "comments-entity.json")
+	body := scrapertest.Testdata(b, "comments-entity.json")
 	b.ReportAllocs()
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {
@@ -76,7 +80,7 @@ func BenchmarkExtractComments(b *testing.B) {
 }
 
 func BenchmarkParseTimedText(b *testing.B) {
-	body := testdata(b, "timedtext-srv3.xml")
+	body := scrapertest.Testdata(b, "timedtext-srv3.xml")
 	b.ReportAllocs()
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {

@@ -10,15 +10,16 @@ import (
 	"time"
 
 	"github.com/surfsense/pluginhost/scrapers"
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 )
 
 // commentStandIn serves the own watch page and three pages of comments: the
 // older shape, the newer shape, then generated ones.
 func commentStandIn(t *testing.T) *standIn {
 	s := newStandIn(t)
-	s.watch["Go_pher1234"] = page{body: testdata(t, "watch-page.html")}
-	s.next["COMMENTS-SECTION"] = page{body: testdata(t, "comments-renderer.json")}
-	s.next["COMMENTS-PAGE-2"] = page{body: testdata(t, "comments-entity.json")}
+	s.watch["Go_pher1234"] = page{body: scrapertest.Testdata(t, "watch-page.html")}
+	s.next["COMMENTS-SECTION"] = page{body: scrapertest.Testdata(t, "comments-renderer.json")}
+	s.next["COMMENTS-PAGE-2"] = page{body: scrapertest.Testdata(t, "comments-entity.json")}
 	s.next["COMMENTS-PAGE-3"] = page{body: genCommentsPage("gen3", 20, "COMMENTS-PAGE-4")}
 	s.next["COMMENTS-PAGE-4"] = page{body: genCommentsPage("gen4", 20, "")}
 	s.wantKey = "test-api-key_1"
@@ -27,7 +28,7 @@ func commentStandIn(t *testing.T) *standIn {
 
 func commentIDs(t *testing.T, o scrapers.Outcome) []string {
 	var ids []string
-	for _, it := range items(t, o) {
+	for _, it := range scrapertest.Items(t, o) {
 		id, _ := it["comment_id"].(string)
 		ids = append(ids, id)
 	}
@@ -37,14 +38,14 @@ func commentIDs(t *testing.T, o scrapers.Outcome) []string {
 func TestCommentsTopPagesThroughBothShapes(t *testing.T) {
 	s := commentStandIn(t)
 	p := s.plugin()
-	o, err := callTool(t, p, "comments", `{"urls":["https://youtu.be/Go_pher1234"],"max_comments":4}`, 10*time.Second)
+	o, err := scrapertest.RunTool(t, p, "comments", `{"urls":["https://youtu.be/Go_pher1234"],"max_comments":4}`, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := []string{"UgxOldShape1", "UgxOldShape2", "UgzNewShape1", "UgzNewShape2"}; !reflect.DeepEqual(commentIDs(t, o), want) {
 		t.Errorf("ids = %v, want %v", commentIDs(t, o), want)
 	}
-	first := items(t, o)[0]
+	first := scrapertest.Items(t, o)[0]
 	if first["author"] != "@alice" || first["likes"] != 1200.0 || first["reply_count"] != 15.0 || first["is_reply"] != false ||
 		first["published_time_text"] != "2 years ago (edited)" || first["url"] != "https://www.youtube.com/watch?v=Go_pher1234&lc=UgxOldShape1" ||
 		first["video_id"] != "Go_pher1234" || first["type"] != "comment" {
@@ -61,7 +62,7 @@ func TestCommentsTopPagesThroughBothShapes(t *testing.T) {
 	}
 
 	// More comments than there are: every page, then the end.
-	o, err = callTool(t, p, "comments", `{"urls":["Go_pher1234"],"max_comments":1000}`, 10*time.Second)
+	o, err = scrapertest.RunTool(t, p, "comments", `{"urls":["Go_pher1234"],"max_comments":1000}`, 10*time.Second)
 	if err != nil || len(o.Items) != 2+3+20+20 || o.Partial {
 		t.Errorf("all comments: %d items partial=%v err=%v", len(o.Items), o.Partial, err)
 	}
@@ -69,9 +70,9 @@ func TestCommentsTopPagesThroughBothShapes(t *testing.T) {
 
 func TestCommentsNewestFromThePanelSortMenu(t *testing.T) {
 	s := commentStandIn(t)
-	s.next["SORT-NEWEST"] = page{body: testdata(t, "comments-entity.json")}
+	s.next["SORT-NEWEST"] = page{body: scrapertest.Testdata(t, "comments-entity.json")}
 	p := s.plugin()
-	o, err := callTool(t, p, "comments", `{"urls":["Go_pher1234"],"sort_by":"newest","max_comments":2}`, 10*time.Second)
+	o, err := scrapertest.RunTool(t, p, "comments", `{"urls":["Go_pher1234"],"sort_by":"newest","max_comments":2}`, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,10 +88,10 @@ func TestCommentsNewestFromTheHeaderSortMenu(t *testing.T) {
 	s := commentStandIn(t)
 	// A page without the comments panel: the first answer's header gives
 	// the newest-first token.
-	s.watch["Go_pher1234"] = page{body: bytes.Replace(testdata(t, "watch-page.html"), []byte(`"engagementPanels"`), []byte(`"otherPanels"`), 1)}
+	s.watch["Go_pher1234"] = page{body: bytes.Replace(scrapertest.Testdata(t, "watch-page.html"), []byte(`"engagementPanels"`), []byte(`"otherPanels"`), 1)}
 	s.next["HEADER-NEWEST"] = page{body: genCommentsPage("newest", 3, "")}
 	p := s.plugin()
-	o, err := callTool(t, p, "comments", `{"urls":["Go_pher1234"],"sort_by":"newest"}`, 10*time.Second)
+	o, err := scrapertest.RunTool(t, p, "comments", `{"urls":["Go_pher1234"],"sort_by":"newest"}`, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,25 +105,25 @@ func TestCommentsNewestFromTheHeaderSortMenu(t *testing.T) {
 }
 
 func TestCommentsOfTheRealWatchPage(t *testing.T) {
-	real := sharedFixture(t, "watch-page.html")
+	real := scrapertest.Fixture(t, "youtube/watch-page.html")
 	wp, err := parseWatchPage(real)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := newStandIn(t)
 	s.watch["GJLlxj_dtq8"] = page{body: real}
-	s.next[wp.Comments.Section] = page{body: testdata(t, "comments-renderer.json")}
-	s.next[wp.Comments.Newest] = page{body: testdata(t, "comments-entity.json")}
+	s.next[wp.Comments.Section] = page{body: scrapertest.Testdata(t, "comments-renderer.json")}
+	s.next[wp.Comments.Newest] = page{body: scrapertest.Testdata(t, "comments-entity.json")}
 	p := s.plugin()
-	o, err := callTool(t, p, "comments", `{"urls":["https://www.youtube.com/watch?v=GJLlxj_dtq8"],"max_comments":2}`, 10*time.Second)
+	o, err := scrapertest.RunTool(t, p, "comments", `{"urls":["https://www.youtube.com/watch?v=GJLlxj_dtq8"],"max_comments":2}`, 10*time.Second)
 	if err != nil || len(o.Items) != 2 {
 		t.Fatalf("top: %d items, %v", len(o.Items), err)
 	}
-	o, err = callTool(t, p, "comments", `{"urls":["https://www.youtube.com/watch?v=GJLlxj_dtq8"],"max_comments":2,"sort_by":"newest"}`, 10*time.Second)
+	o, err = scrapertest.RunTool(t, p, "comments", `{"urls":["https://www.youtube.com/watch?v=GJLlxj_dtq8"],"max_comments":2,"sort_by":"newest"}`, 10*time.Second)
 	if err != nil || !reflect.DeepEqual(commentIDs(t, o), []string{"UgzNewShape1", "UgzNewShape2"}) {
 		t.Fatalf("newest: %v, %v", commentIDs(t, o), err)
 	}
-	if it := items(t, o)[0]; it["video_url"] != "https://www.youtube.com/watch?v=GJLlxj_dtq8" {
+	if it := scrapertest.Items(t, o)[0]; it["video_url"] != "https://www.youtube.com/watch?v=GJLlxj_dtq8" {
 		t.Errorf("video_url = %v", it["video_url"])
 	}
 }
@@ -133,18 +134,18 @@ func TestCommentsTurnedOff(t *testing.T) {
 		`var ytInitialData = {"contents":{"twoColumnWatchNextResults":{"results":{"results":{"contents":[{"itemSectionRenderer":{"sectionIdentifier":"comment-item-section","contents":[{"messageRenderer":{"text":{"runs":[{"text":"Comments are turned off."}]}}}]}}]}}}}};</script>`)}
 	s.watch["NoSection01"] = page{body: []byte(`<script>var ytInitialPlayerResponse = {"videoDetails":{"videoId":"NoSection01","title":"x"}};</script>`)}
 	p := s.plugin()
-	_, err := callTool(t, p, "comments", `{"urls":["NoComments1"]}`, 10*time.Second)
+	_, err := scrapertest.RunTool(t, p, "comments", `{"urls":["NoComments1"]}`, 10*time.Second)
 	if err == nil || !strings.Contains(err.Error(), "Comments are turned off.") {
 		t.Errorf("err = %v", err)
 	}
-	_, err = callTool(t, p, "comments", `{"urls":["NoSection01"]}`, 10*time.Second)
+	_, err = scrapertest.RunTool(t, p, "comments", `{"urls":["NoSection01"]}`, 10*time.Second)
 	if !errors.Is(err, errNoComments) {
 		t.Errorf("err = %v", err)
 	}
 	// A video whose comment section is empty is an answer, not a failure.
-	s.watch["Go_pher1234"] = page{body: testdata(t, "watch-page.html")}
+	s.watch["Go_pher1234"] = page{body: scrapertest.Testdata(t, "watch-page.html")}
 	s.next["COMMENTS-SECTION"] = page{body: []byte(`{"onResponseReceivedEndpoints":[]}`)}
-	o, err := callTool(t, p, "comments", `{"urls":["Go_pher1234"]}`, 10*time.Second)
+	o, err := scrapertest.RunTool(t, p, "comments", `{"urls":["Go_pher1234"]}`, 10*time.Second)
 	if err != nil || len(o.Items) != 0 {
 		t.Errorf("empty section: %d items, %v", len(o.Items), err)
 	}
@@ -154,10 +155,10 @@ func TestCommentsBlocks(t *testing.T) {
 	for _, bp := range blockPages(t) {
 		t.Run(bp.name, func(t *testing.T) {
 			s := newStandIn(t)
-			s.watch["Go_pher1234"] = page{body: testdata(t, "watch-page.html")}
+			s.watch["Go_pher1234"] = page{body: scrapertest.Testdata(t, "watch-page.html")}
 			s.next["COMMENTS-SECTION"] = bp.p
 			p := s.plugin()
-			_, err := callTool(t, p, "comments", `{"urls":["Go_pher1234","Go_pher1234"]}`, 10*time.Second)
+			_, err := scrapertest.RunTool(t, p, "comments", `{"urls":["Go_pher1234","Go_pher1234"]}`, 10*time.Second)
 			var be *scrapers.BlockedError
 			if !errors.As(err, &be) || be.Kind != bp.kind || be.Site != "YouTube" {
 				t.Errorf("err = %v, want a %s block", err, bp.kind)
@@ -169,8 +170,8 @@ func TestCommentsBlocks(t *testing.T) {
 	}
 	// The watch page itself blocked.
 	s := newStandIn(t)
-	s.watch["Go_pher1234"] = page{body: testdata(t, "consent-form.html")}
-	_, err := callTool(t, s.plugin(), "comments", `{"urls":["Go_pher1234"]}`, 10*time.Second)
+	s.watch["Go_pher1234"] = page{body: scrapertest.Testdata(t, "consent-form.html")}
+	_, err := scrapertest.RunTool(t, s.plugin(), "comments", `{"urls":["Go_pher1234"]}`, 10*time.Second)
 	var be *scrapers.BlockedError
 	if !errors.As(err, &be) || be.Kind != scrapers.BlockConsentWall {
 		t.Errorf("err = %v", err)
@@ -179,9 +180,9 @@ func TestCommentsBlocks(t *testing.T) {
 
 func TestCommentsSlowSiteGivesPartialResult(t *testing.T) {
 	s := commentStandIn(t)
-	s.next["COMMENTS-PAGE-2"] = page{body: testdata(t, "comments-entity.json"), delay: 30 * time.Second}
+	s.next["COMMENTS-PAGE-2"] = page{body: scrapertest.Testdata(t, "comments-entity.json"), delay: 30 * time.Second}
 	p := s.plugin()
-	o, err := callTool(t, p, "comments", `{"urls":["Go_pher1234"],"max_comments":50}`, 700*time.Millisecond)
+	o, err := scrapertest.RunTool(t, p, "comments", `{"urls":["Go_pher1234"],"max_comments":50}`, 700*time.Millisecond)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("err = %v", err)
 	}
@@ -204,7 +205,7 @@ func TestCommentsBadArguments(t *testing.T) {
 		{`{"urls":["Go_pher1234"],"search_queries":["x"]}`, "search_queries"},
 	}
 	for _, c := range cases {
-		_, err := callTool(t, p, "comments", c.args, 5*time.Second)
+		_, err := scrapertest.RunTool(t, p, "comments", c.args, 5*time.Second)
 		var ae *scrapers.ArgError
 		if !errors.As(err, &ae) || ae.Arg != c.arg {
 			t.Errorf("%s: err = %v, want an argument error naming %s", c.args, err, c.arg)

@@ -1,12 +1,9 @@
 package youtube_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +13,7 @@ import (
 	"github.com/surfsense/pluginhost/host"
 	"github.com/surfsense/pluginhost/host/hosttest"
 	"github.com/surfsense/pluginhost/scrapers/all"
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 	"github.com/surfsense/pluginhost/scrapers/youtube"
 )
 
@@ -23,17 +21,10 @@ import (
 // own stand-in is internal, and hosttest imports this package through
 // scrapers/all, so these tests live outside it).
 func e2eSite(t *testing.T) *httptest.Server {
-	read := func(name string) []byte {
-		b, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	watch, consent := read("watch-page.html"), read("consent-form.html")
-	results, cont := read("results-page.html"), read("search-continuation.json")
-	first, second := read("comments-renderer.json"), read("comments-entity.json")
-	classic := read("timedtext-classic.xml")
+	watch, consent := scrapertest.Testdata(t, "watch-page.html"), scrapertest.Testdata(t, "consent-form.html")
+	results, cont := scrapertest.Testdata(t, "results-page.html"), scrapertest.Testdata(t, "search-continuation.json")
+	first, second := scrapertest.Testdata(t, "comments-renderer.json"), scrapertest.Testdata(t, "comments-entity.json")
+	classic := scrapertest.Testdata(t, "timedtext-classic.xml")
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var token struct {
 			Continuation string `json:"continuation"`
@@ -83,35 +74,11 @@ func e2eHost(t *testing.T, deadline time.Duration) *mcp.ClientSession {
 	return h.Connect(t, "youtube", "test-license", nil)
 }
 
-type resultPage struct {
-	Items          []map[string]any `json:"items"`
-	Partial        bool             `json:"partial"`
-	PartialReasons []string         `json:"partial_reasons"`
-}
-
-func call(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) (*mcp.CallToolResult, resultPage) {
-	t.Helper()
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var page resultPage
-	if !res.IsError {
-		if err := json.Unmarshal([]byte(text(res)), &page); err != nil {
-			t.Fatalf("%v: %s", err, text(res))
-		}
-	}
-	return res, page
-}
-
 func TestEndToEndScrape(t *testing.T) {
 	cs := e2eHost(t, 0)
-	tools, err := cs.ListTools(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tools := scrapertest.ListTools(t, cs)
 	titles := map[string]string{}
-	for _, tool := range tools.Tools {
+	for _, tool := range tools {
 		titles[tool.Name] = tool.Title
 		if a := tool.Annotations; a == nil || !a.ReadOnlyHint {
 			t.Errorf("%s annotations %+v", tool.Name, a)
@@ -121,63 +88,53 @@ func TestEndToEndScrape(t *testing.T) {
 		t.Errorf("tools = %v", titles)
 	}
 
-	res, page := call(t, cs, "scrape", map[string]any{
+	res, page := scrapertest.CallTool(t, cs, "scrape", map[string]any{
 		"urls":               []string{"https://youtu.be/Go_pher1234"},
 		"search_queries":     []string{"gopher parser"},
 		"max_results":        4,
 		"download_subtitles": false,
 	})
 	if res.IsError {
-		t.Fatalf("tool error: %s", text(res))
+		t.Fatalf("tool error: %s", scrapertest.Text(res))
 	}
 	if len(page.Items) != 5 || page.Partial || page.Items[0]["title"] != "Gophers build a parser {part 1}" ||
 		page.Items[1]["search_query"] != "gopher parser" || page.Items[4]["id"] != "Res_page2_4" {
-		t.Errorf("result: %s", text(res))
+		t.Errorf("result: %s", scrapertest.Text(res))
 	}
 
-	res, page = call(t, cs, "scrape", map[string]any{"urls": []string{"Go_pher1234"}, "download_subtitles": true})
+	res, page = scrapertest.CallTool(t, cs, "scrape", map[string]any{"urls": []string{"Go_pher1234"}, "download_subtitles": true})
 	if res.IsError || len(page.Items) != 1 {
-		t.Fatalf("subtitles call: %s", text(res))
+		t.Fatalf("subtitles call: %s", scrapertest.Text(res))
 	}
 	if subs, _ := page.Items[0]["subtitles"].(map[string]any); subs == nil || subs["language"] != "en" {
 		t.Errorf("subtitles = %v (%v)", page.Items[0]["subtitles"], page.Items[0]["subtitles_error"])
 	}
 
-	res, _ = call(t, cs, "scrape", map[string]any{"urls": []string{"https://www.youtube.com/watch?v=Consent0001"}})
-	if !res.IsError || !strings.Contains(text(res), "YouTube") || !strings.Contains(text(res), "consent wall") {
-		t.Errorf("consent page: error %v, %q", res.IsError, text(res))
+	res, _ = scrapertest.CallTool(t, cs, "scrape", map[string]any{"urls": []string{"https://www.youtube.com/watch?v=Consent0001"}})
+	if !res.IsError || !strings.Contains(scrapertest.Text(res), "YouTube") || !strings.Contains(scrapertest.Text(res), "consent wall") {
+		t.Errorf("consent page: error %v, %q", res.IsError, scrapertest.Text(res))
 	}
 
-	res, _ = call(t, cs, "scrape", map[string]any{"search_queries": []string{"x"}, "max_results": 500})
-	if !res.IsError || !strings.Contains(text(res), "max_results") {
-		t.Errorf("bad max_results: error %v, %q", res.IsError, text(res))
+	res, _ = scrapertest.CallTool(t, cs, "scrape", map[string]any{"search_queries": []string{"x"}, "max_results": 500})
+	if !res.IsError || !strings.Contains(scrapertest.Text(res), "max_results") {
+		t.Errorf("bad max_results: error %v, %q", res.IsError, scrapertest.Text(res))
 	}
 }
 
 func TestEndToEndComments(t *testing.T) {
 	cs := e2eHost(t, 2*time.Second)
-	res, page := call(t, cs, "comments", map[string]any{"urls": []string{"https://www.youtube.com/watch?v=Go_pher1234"}, "max_comments": 2})
+	res, page := scrapertest.CallTool(t, cs, "comments", map[string]any{"urls": []string{"https://www.youtube.com/watch?v=Go_pher1234"}, "max_comments": 2})
 	if res.IsError || len(page.Items) != 2 || page.Partial || page.Items[0]["comment_id"] != "UgxOldShape1" || page.Items[0]["author"] != "@alice" {
-		t.Fatalf("comments: %s", text(res))
+		t.Fatalf("comments: %s", scrapertest.Text(res))
 	}
 	// Page 2 is slow: at the deadline the first page's comments come back,
 	// marked partial.
-	res, page = call(t, cs, "comments", map[string]any{"urls": []string{"Go_pher1234"}, "max_comments": 10})
+	res, page = scrapertest.CallTool(t, cs, "comments", map[string]any{"urls": []string{"Go_pher1234"}, "max_comments": 10})
 	if res.IsError || len(page.Items) != 2 || !page.Partial {
-		t.Errorf("deadline: error %v, %s", res.IsError, text(res))
+		t.Errorf("deadline: error %v, %s", res.IsError, scrapertest.Text(res))
 	}
-	res, _ = call(t, cs, "comments", map[string]any{"urls": []string{"Go_pher1234"}, "sort_by": "oldest"})
-	if !res.IsError || !strings.Contains(text(res), "sort_by") {
-		t.Errorf("bad sort_by: %q", text(res))
+	res, _ = scrapertest.CallTool(t, cs, "comments", map[string]any{"urls": []string{"Go_pher1234"}, "sort_by": "oldest"})
+	if !res.IsError || !strings.Contains(scrapertest.Text(res), "sort_by") {
+		t.Errorf("bad sort_by: %q", scrapertest.Text(res))
 	}
-}
-
-func text(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
 }

@@ -8,10 +8,11 @@ import (
 	"testing"
 
 	"github.com/surfsense/pluginhost/scrapers"
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 )
 
 func TestParseWatchPageRealFixture(t *testing.T) {
-	wp, err := parseWatchPage(sharedFixture(t, "watch-page.html"))
+	wp, err := parseWatchPage(scrapertest.Fixture(t, "youtube/watch-page.html"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +70,7 @@ func TestParseWatchPageRealFixture(t *testing.T) {
 }
 
 func TestParseWatchPageOwnFixture(t *testing.T) {
-	wp, err := parseWatchPage(testdata(t, "watch-page.html"))
+	wp, err := parseWatchPage(scrapertest.Testdata(t, "watch-page.html"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +165,7 @@ func TestParseWatchPageRefusals(t *testing.T) {
 }
 
 func TestExtractSearchRealFixture(t *testing.T) {
-	sp, err := parseSearchJSON(sharedFixture(t, "search-videos-test.json"))
+	sp, err := parseSearchJSON(scrapertest.Fixture(t, "youtube/search-videos-test.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +195,7 @@ func TestExtractSearchRealFixture(t *testing.T) {
 }
 
 func TestExtractSearchOwnFixtures(t *testing.T) {
-	sp, cfg, err := parseResultsPage(testdata(t, "results-page.html"))
+	sp, cfg, err := parseResultsPage(scrapertest.Testdata(t, "results-page.html"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +224,7 @@ func TestExtractSearchOwnFixtures(t *testing.T) {
 		t.Errorf("config = %+v", cfg)
 	}
 
-	next, err := parseSearchJSON(testdata(t, "search-continuation.json"))
+	next, err := parseSearchJSON(scrapertest.Testdata(t, "search-continuation.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +243,7 @@ func TestExtractSearchOwnFixtures(t *testing.T) {
 }
 
 func TestExtractCommentsRendererShape(t *testing.T) {
-	cp, err := parseCommentsJSON(testdata(t, "comments-renderer.json"), "Go_pher1234")
+	cp, err := parseCommentsJSON(scrapertest.Testdata(t, "comments-renderer.json"), "Go_pher1234")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +269,7 @@ func TestExtractCommentsRendererShape(t *testing.T) {
 }
 
 func TestExtractCommentsEntityShape(t *testing.T) {
-	cp, err := parseCommentsJSON(testdata(t, "comments-entity.json"), "Go_pher1234")
+	cp, err := parseCommentsJSON(scrapertest.Testdata(t, "comments-entity.json"), "Go_pher1234")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,7 +301,7 @@ func TestExtractCommentsEntityShape(t *testing.T) {
 }
 
 func TestParseTimedTextClassic(t *testing.T) {
-	segs, err := parseTimedText(testdata(t, "timedtext-classic.xml"))
+	segs, err := parseTimedText(scrapertest.Testdata(t, "timedtext-classic.xml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -318,7 +319,7 @@ func TestParseTimedTextClassic(t *testing.T) {
 }
 
 func TestParseTimedTextFormat3(t *testing.T) {
-	segs, err := parseTimedText(testdata(t, "timedtext-srv3.xml"))
+	segs, err := parseTimedText(scrapertest.Testdata(t, "timedtext-srv3.xml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -446,7 +447,7 @@ func TestDetectBlock(t *testing.T) {
 // sharedFixtureOrNil is sharedFixture without the skip: nil when absent.
 func sharedFixtureOrNil(t *testing.T, name string) []byte {
 	var b []byte
-	t.Run("load "+name, func(t *testing.T) { b = sharedFixture(t, name) })
+	t.Run("load "+name, func(t *testing.T) { b = scrapertest.Fixture(t, "youtube/"+name) })
 	return b
 }
 

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 )
 
 // The fuzzers check that extractors never panic on any input and that what
@@ -49,8 +51,8 @@ func FuzzEmbeddedJSON(f *testing.F) {
 }
 
 func FuzzParseWatchPage(f *testing.F) {
-	f.Add(testdata(f, "watch-page.html"))
-	f.Add(testdata(f, "botcheck-page.html"))
+	f.Add(scrapertest.Testdata(f, "watch-page.html"))
+	f.Add(scrapertest.Testdata(f, "botcheck-page.html"))
 	f.Add([]byte(`var ytInitialPlayerResponse = {"playabilityStatus":{"status":"ERROR"},"videoDetails":{"videoId":"abcdefghijk","lengthSeconds":"-5","viewCount":"x"}};var ytInitialData = {"contents":[]};`))
 	f.Add([]byte(`var ytInitialData = {"contents":{"twoColumnWatchNextResults":{"results":{"results":{"contents":[{"videoPrimaryInfoRenderer":{"videoActions":[{"buttonViewModel":{"iconName":"LIKE","title":"9.9B"}}]}}]}}}}};`))
 	f.Fuzz(func(t *testing.T, page []byte) {
@@ -96,8 +98,8 @@ func FuzzParseSearchJSON(f *testing.F) {
 }
 
 func FuzzExtractComments(f *testing.F) {
-	f.Add(testdata(f, "comments-renderer.json"))
-	f.Add(testdata(f, "comments-entity.json"))
+	f.Add(scrapertest.Testdata(f, "comments-renderer.json"))
+	f.Add(scrapertest.Testdata(f, "comments-entity.json"))
 	f.Add([]byte(`{"frameworkUpdates":{"entityBatchUpdate":{"mutations":[{"payload":{"commentEntityPayload":{"properties":{"commentId":"x","replyLevel":"1"},"toolbar":{"replyCount":"1e9"}}}}]}}}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		cp, err := parseCommentsJSON(body, "abcdefghijk")
@@ -121,8 +123,8 @@ func FuzzExtractComments(f *testing.F) {
 }
 
 func FuzzParseTimedText(f *testing.F) {
-	f.Add(testdata(f, "timedtext-classic.xml"))
-	f.Add(testdata(f, "timedtext-srv3.xml"))
+	f.Add(scrapertest.Testdata(f, "timedtext-classic.xml"))
+	f.Add(scrapertest.Testdata(f, "timedtext-srv3.xml"))
 	f.Add([]byte(`{"events":[{"tStartMs":1e308,"dDurationMs":-1,"segs":[{"utf8":"x"}]}]}`))
 	f.Add([]byte(`<timedtext><body><p t="1e400" d="NaN"><s>a</s><br>b</p></body></timedtext>`))
 	f.Fuzz(func(t *testing.T, body []byte) {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/surfsense/pluginhost/scrapers"
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 )
 
 func TestPluginShape(t *testing.T) {
@@ -54,17 +55,17 @@ func TestPluginShape(t *testing.T) {
 
 func TestScrapeVideoURLsWithSubtitles(t *testing.T) {
 	s := newStandIn(t)
-	s.watch["Go_pher1234"] = page{body: testdata(t, "watch-page.html")}
+	s.watch["Go_pher1234"] = page{body: scrapertest.Testdata(t, "watch-page.html")}
 	// No /player answer for this one: the page's own tracks are used, and
 	// its English track has a relative baseUrl.
-	s.timedtext["Go_pher1234/en/"] = page{body: testdata(t, "timedtext-classic.xml")}
+	s.timedtext["Go_pher1234/en/"] = page{body: scrapertest.Testdata(t, "timedtext-classic.xml")}
 	p := s.plugin()
 
-	o, err := callTool(t, p, "scrape", `{"urls":["https://www.youtube.com/shorts/Go_pher1234"],"download_subtitles":true}`, 10*time.Second)
+	o, err := scrapertest.RunTool(t, p, "scrape", `{"urls":["https://www.youtube.com/shorts/Go_pher1234"],"download_subtitles":true}`, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := items(t, o)
+	got := scrapertest.Items(t, o)
 	if len(got) != 1 || o.Partial {
 		t.Fatalf("items = %v partial=%v", got, o.Partial)
 	}
@@ -89,31 +90,31 @@ func TestScrapeVideoURLsWithSubtitles(t *testing.T) {
 	}
 
 	// No English track with this language: the first manual track, said so.
-	s.timedtext["Go_pher1234/de/"] = page{body: testdata(t, "timedtext-srv3.xml")}
-	o, err = callTool(t, p, "scrape", `{"urls":["Go_pher1234"],"download_subtitles":true,"subtitles_language":"fr"}`, 10*time.Second)
+	s.timedtext["Go_pher1234/de/"] = page{body: scrapertest.Testdata(t, "timedtext-srv3.xml")}
+	o, err = scrapertest.RunTool(t, p, "scrape", `{"urls":["Go_pher1234"],"download_subtitles":true,"subtitles_language":"fr"}`, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	subs, _ = items(t, o)[0]["subtitles"].(map[string]any)
+	subs, _ = scrapertest.Items(t, o)[0]["subtitles"].(map[string]any)
 	if subs == nil || subs["language"] != "de" || subs["requested_language_found"] != false || !strings.HasPrefix(subs["text"].(string), "Guten Tag") {
 		t.Errorf("fallback subtitles = %v", subs)
 	}
 }
 
 func TestScrapeRealWatchPage(t *testing.T) {
-	real := sharedFixture(t, "watch-page.html")
+	real := scrapertest.Fixture(t, "youtube/watch-page.html")
 	s := newStandIn(t)
 	s.watch["GJLlxj_dtq8"] = page{body: real}
 	// The /player answer lists tracks; the German one is asked for.
 	s.player["GJLlxj_dtq8"] = page{body: playerWithCaptions("GJLlxj_dtq8", "en:asr", "de")}
-	s.timedtext["GJLlxj_dtq8/de/"] = page{body: testdata(t, "timedtext-srv3.xml")}
+	s.timedtext["GJLlxj_dtq8/de/"] = page{body: scrapertest.Testdata(t, "timedtext-srv3.xml")}
 	s.wantKey = "AIzaSyAO_FJ2SlqU8Q4STEHLGCilw_Y9_11qcW8" // the key the real page gives
 	p := s.plugin()
-	o, err := callTool(t, p, "scrape", `{"urls":["https://youtu.be/GJLlxj_dtq8?si=x","https://m.youtube.com/watch?v=GJLlxj_dtq8"],"download_subtitles":true,"subtitles_language":"de"}`, 10*time.Second)
+	o, err := scrapertest.RunTool(t, p, "scrape", `{"urls":["https://youtu.be/GJLlxj_dtq8?si=x","https://m.youtube.com/watch?v=GJLlxj_dtq8"],"download_subtitles":true,"subtitles_language":"de"}`, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := items(t, o)
+	got := scrapertest.Items(t, o)
 	if len(got) != 2 {
 		t.Fatalf("items = %d", len(got))
 	}
@@ -134,18 +135,18 @@ func TestScrapeRealWatchPage(t *testing.T) {
 
 func TestScrapeSearchPagesThroughContinuations(t *testing.T) {
 	s := newStandIn(t)
-	s.results["gopher parser"] = page{body: testdata(t, "results-page.html")}
-	s.search["SEARCH-PAGE-2"] = page{body: testdata(t, "search-continuation.json")}
+	s.results["gopher parser"] = page{body: scrapertest.Testdata(t, "results-page.html")}
+	s.search["SEARCH-PAGE-2"] = page{body: scrapertest.Testdata(t, "search-continuation.json")}
 	s.search["SEARCH-PAGE-3"] = page{body: genSearchPage(3, 20, "SEARCH-PAGE-4")}
 	s.search["SEARCH-PAGE-4"] = page{body: genSearchPage(4, 20, "")}
 	s.wantKey = "search-api-key"
 	p := s.plugin()
 
-	o, err := callTool(t, p, "scrape", `{"search_queries":["gopher parser"],"max_results":25}`, 10*time.Second)
+	o, err := scrapertest.RunTool(t, p, "scrape", `{"search_queries":["gopher parser"],"max_results":25}`, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := items(t, o)
+	got := scrapertest.Items(t, o)
 	if len(got) != 25 || o.Partial {
 		t.Fatalf("items = %d partial=%v, want 25", len(got), o.Partial)
 	}
@@ -174,30 +175,30 @@ func TestScrapeSearchPagesThroughContinuations(t *testing.T) {
 
 	// A small max_results needs no continuation at all.
 	s.requests = nil
-	o, err = callTool(t, p, "scrape", `{"search_queries":["gopher parser"],"max_results":2}`, 10*time.Second)
+	o, err = scrapertest.RunTool(t, p, "scrape", `{"search_queries":["gopher parser"],"max_results":2}`, 10*time.Second)
 	if err != nil || len(o.Items) != 2 || len(s.Requests()) != 1 {
 		t.Errorf("max_results 2: %d items, requests %q, %v", len(o.Items), s.Requests(), err)
 	}
 
 	// The last page ends the search below max_results.
 	s.requests = nil
-	o, err = callTool(t, p, "scrape", `{"search_queries":["gopher parser"],"max_results":100}`, 10*time.Second)
+	o, err = scrapertest.RunTool(t, p, "scrape", `{"search_queries":["gopher parser"],"max_results":100}`, 10*time.Second)
 	if err != nil || len(o.Items) != 45 || o.Partial {
 		t.Errorf("max_results 100: %d items (want 45, all there are), partial=%v, %v", len(o.Items), o.Partial, err)
 	}
 }
 
 func TestScrapeRealSearchAnswerAsContinuation(t *testing.T) {
-	real := sharedFixture(t, "search-videos-test.json")
+	real := scrapertest.Fixture(t, "youtube/search-videos-test.json")
 	s := newStandIn(t)
-	s.results["gopher parser"] = page{body: testdata(t, "results-page.html")}
+	s.results["gopher parser"] = page{body: scrapertest.Testdata(t, "results-page.html")}
 	s.search["SEARCH-PAGE-2"] = page{body: real}
 	p := s.plugin()
-	o, err := callTool(t, p, "scrape", `{"search_queries":["gopher parser"],"max_results":23}`, 10*time.Second)
+	o, err := scrapertest.RunTool(t, p, "scrape", `{"search_queries":["gopher parser"],"max_results":23}`, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := items(t, o)
+	got := scrapertest.Items(t, o)
 	if len(got) != 23 || got[3]["id"] != "Z8KYabgkMbw" {
 		t.Errorf("items = %d, fourth %v", len(got), got[3]["id"])
 	}
@@ -205,16 +206,16 @@ func TestScrapeRealSearchAnswerAsContinuation(t *testing.T) {
 
 func TestScrapeSearchWithSubtitles(t *testing.T) {
 	s := newStandIn(t)
-	s.results["gopher parser"] = page{body: testdata(t, "results-page.html")}
+	s.results["gopher parser"] = page{body: scrapertest.Testdata(t, "results-page.html")}
 	s.player["Res_one_001"] = page{body: playerWithCaptions("Res_one_001", "en:asr")}
-	s.timedtext["Res_one_001/en/asr"] = page{body: testdata(t, "timedtext-classic.xml")}
+	s.timedtext["Res_one_001/en/asr"] = page{body: scrapertest.Testdata(t, "timedtext-classic.xml")}
 	s.player["Res_live_02"] = page{body: []byte(`{"playabilityStatus":{"status":"OK"}}`)} // no captions, and no watch page
 	p := s.plugin()
-	o, err := callTool(t, p, "scrape", `{"search_queries":["gopher parser"],"max_results":2,"download_subtitles":true}`, 10*time.Second)
+	o, err := scrapertest.RunTool(t, p, "scrape", `{"search_queries":["gopher parser"],"max_results":2,"download_subtitles":true}`, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := items(t, o)
+	got := scrapertest.Items(t, o)
 	if len(got) != 2 {
 		t.Fatalf("items = %v", got)
 	}
@@ -238,10 +239,10 @@ func blockPages(t *testing.T) []struct {
 		p    page
 		kind string
 	}{
-		{"own consent form", page{body: testdata(t, "consent-form.html")}, scrapers.BlockConsentWall},
-		{"own captcha page", page{body: testdata(t, "captcha-page.html")}, scrapers.BlockCaptcha},
-		{"own captcha page with 429", page{status: 429, body: testdata(t, "captcha-page.html")}, scrapers.BlockRateLimited},
-		{"bot check", page{body: testdata(t, "botcheck-page.html")}, scrapers.BlockRobotCheck},
+		{"own consent form", page{body: scrapertest.Testdata(t, "consent-form.html")}, scrapers.BlockConsentWall},
+		{"own captcha page", page{body: scrapertest.Testdata(t, "captcha-page.html")}, scrapers.BlockCaptcha},
+		{"own captcha page with 429", page{status: 429, body: scrapertest.Testdata(t, "captcha-page.html")}, scrapers.BlockRateLimited},
+		{"bot check", page{body: scrapertest.Testdata(t, "botcheck-page.html")}, scrapers.BlockRobotCheck},
 		{"bare 429", page{status: 429, body: []byte("Too Many Requests")}, scrapers.BlockRateLimited},
 	}
 	if b := sharedFixtureOrNil(t, "consent-page.html"); b != nil {
@@ -269,7 +270,7 @@ func TestScrapeBlockPagesAreToolErrors(t *testing.T) {
 			s.results["gophers"] = bp.p
 			p := s.plugin()
 			for _, args := range []string{`{"urls":["https://www.youtube.com/watch?v=Go_pher1234"]}`, `{"search_queries":["gophers"]}`} {
-				o, err := callTool(t, p, "scrape", args, 10*time.Second)
+				o, err := scrapertest.RunTool(t, p, "scrape", args, 10*time.Second)
 				var be *scrapers.BlockedError
 				if !errors.As(err, &be) || be.Kind != bp.kind || be.Site != "YouTube" {
 					t.Errorf("%s: err = %v, want a %s block naming YouTube", args, err, bp.kind)
@@ -288,15 +289,15 @@ func TestScrapeBlockPagesAreToolErrors(t *testing.T) {
 
 func TestScrapeBlockStopsTheCall(t *testing.T) {
 	s := newStandIn(t)
-	s.watch["Go_pher1234"] = page{body: testdata(t, "watch-page.html")}
+	s.watch["Go_pher1234"] = page{body: scrapertest.Testdata(t, "watch-page.html")}
 	s.watch["Blocked0001"] = page{status: 429, body: []byte("slow down")}
-	s.watch["Never000001"] = page{body: testdata(t, "watch-page.html")}
+	s.watch["Never000001"] = page{body: scrapertest.Testdata(t, "watch-page.html")}
 	p := s.plugin()
-	o, err := callTool(t, p, "scrape", `{"urls":["Go_pher1234","Blocked0001","Never000001"]}`, 10*time.Second)
+	o, err := scrapertest.RunTool(t, p, "scrape", `{"urls":["Go_pher1234","Blocked0001","Never000001"]}`, 10*time.Second)
 	if err != nil {
 		t.Fatalf("items came before the block, so the call succeeds partially; got %v", err)
 	}
-	got := items(t, o)
+	got := scrapertest.Items(t, o)
 	if len(got) != 2 || got[0]["id"] != "Go_pher1234" || got[1]["url"] != "Blocked0001" || !strings.Contains(got[1]["error"].(string), "rate limited") {
 		t.Errorf("items = %v", got)
 	}
@@ -312,32 +313,32 @@ func TestScrapeBlockStopsTheCall(t *testing.T) {
 
 func TestScrapeUnavailableVideos(t *testing.T) {
 	s := newStandIn(t)
-	s.watch["Go_pher1234"] = page{body: testdata(t, "watch-page.html")}
+	s.watch["Go_pher1234"] = page{body: scrapertest.Testdata(t, "watch-page.html")}
 	p := s.plugin()
 	// Only an unavailable video: the call fails, saying why.
-	_, err := callTool(t, p, "scrape", `{"urls":["https://www.youtube.com/watch?v=Gone0000001"]}`, 10*time.Second)
+	_, err := scrapertest.RunTool(t, p, "scrape", `{"urls":["https://www.youtube.com/watch?v=Gone0000001"]}`, 10*time.Second)
 	if err == nil || !strings.Contains(err.Error(), "Video unavailable") {
 		t.Errorf("err = %v", err)
 	}
 	// With a good one, the bad one is a failed item and the call goes on.
-	o, err := callTool(t, p, "scrape", `{"urls":["https://www.youtube.com/watch?v=Gone0000001","Go_pher1234"]}`, 10*time.Second)
+	o, err := scrapertest.RunTool(t, p, "scrape", `{"urls":["https://www.youtube.com/watch?v=Gone0000001","Go_pher1234"]}`, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := items(t, o)
+	got := scrapertest.Items(t, o)
 	if len(got) != 2 || got[0]["url"] != "https://www.youtube.com/watch?v=Gone0000001" || got[1]["id"] != "Go_pher1234" || !o.Partial {
 		t.Errorf("items = %v partial=%v", got, o.Partial)
 	}
 	// A site error (HTTP 500) names the site and status.
 	s.watch["Broken00001"] = page{status: 500, body: []byte("oops")}
-	_, err = callTool(t, p, "scrape", `{"urls":["Broken00001"]}`, 10*time.Second)
+	_, err = scrapertest.RunTool(t, p, "scrape", `{"urls":["Broken00001"]}`, 10*time.Second)
 	var se *scrapers.SiteError
 	if !errors.As(err, &se) || se.Status != 500 || se.Site != "YouTube" {
 		t.Errorf("err = %v, want a SiteError with status 500", err)
 	}
 	// A page that is not a watch page at all.
 	s.watch["Garbage0001"] = page{body: []byte("<html>maintenance</html>")}
-	_, err = callTool(t, p, "scrape", `{"urls":["Garbage0001"]}`, 10*time.Second)
+	_, err = scrapertest.RunTool(t, p, "scrape", `{"urls":["Garbage0001"]}`, 10*time.Second)
 	if err == nil || !strings.Contains(err.Error(), "ytInitialPlayerResponse") {
 		t.Errorf("err = %v", err)
 	}
@@ -345,26 +346,26 @@ func TestScrapeUnavailableVideos(t *testing.T) {
 
 func TestScrapeSlowSiteGivesPartialResult(t *testing.T) {
 	s := newStandIn(t)
-	s.watch["Go_pher1234"] = page{body: testdata(t, "watch-page.html")}
-	s.watch["Slow0000001"] = page{body: testdata(t, "watch-page.html"), delay: 30 * time.Second}
+	s.watch["Go_pher1234"] = page{body: scrapertest.Testdata(t, "watch-page.html")}
+	s.watch["Slow0000001"] = page{body: scrapertest.Testdata(t, "watch-page.html"), delay: 30 * time.Second}
 	p := s.plugin()
 	start := time.Now()
-	o, err := callTool(t, p, "scrape", `{"urls":["Go_pher1234","Slow0000001","Go_pher1234"]}`, 700*time.Millisecond)
+	o, err := scrapertest.RunTool(t, p, "scrape", `{"urls":["Go_pher1234","Slow0000001","Go_pher1234"]}`, 700*time.Millisecond)
 	if el := time.Since(start); el > 5*time.Second {
 		t.Errorf("the call took %v after its deadline", el)
 	}
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("err = %v, want one wrapping the deadline", err)
 	}
-	got := items(t, o)
+	got := scrapertest.Items(t, o)
 	if len(got) != 1 || got[0]["id"] != "Go_pher1234" || !o.Partial {
 		t.Errorf("items = %v partial=%v, want the first video, partial", got, o.Partial)
 	}
 
 	// Same for a search whose continuation is slow.
-	s.results["slow"] = page{body: testdata(t, "results-page.html")}
-	s.search["SEARCH-PAGE-2"] = page{body: testdata(t, "search-continuation.json"), delay: 30 * time.Second}
-	o, err = callTool(t, p, "scrape", `{"search_queries":["slow"],"max_results":10}`, 700*time.Millisecond)
+	s.results["slow"] = page{body: scrapertest.Testdata(t, "results-page.html")}
+	s.search["SEARCH-PAGE-2"] = page{body: scrapertest.Testdata(t, "search-continuation.json"), delay: 30 * time.Second}
+	o, err = scrapertest.RunTool(t, p, "scrape", `{"search_queries":["slow"],"max_results":10}`, 700*time.Millisecond)
 	if !errors.Is(err, context.DeadlineExceeded) || len(o.Items) != 3 || !o.Partial {
 		t.Errorf("slow search: %d items partial=%v err=%v", len(o.Items), o.Partial, err)
 	}
@@ -372,7 +373,7 @@ func TestScrapeSlowSiteGivesPartialResult(t *testing.T) {
 
 func TestScrapeCancelReportsCause(t *testing.T) {
 	s := newStandIn(t)
-	s.watch["Slow0000001"] = page{body: testdata(t, "watch-page.html"), delay: 30 * time.Second}
+	s.watch["Slow0000001"] = page{body: scrapertest.Testdata(t, "watch-page.html"), delay: 30 * time.Second}
 	p := s.plugin()
 	ctx, cancel := context.WithCancelCause(context.Background())
 	call := scrapers.NewCall(nil)
@@ -410,7 +411,7 @@ func TestScrapeBadArguments(t *testing.T) {
 		{`[1]`, "arguments"},
 	}
 	for _, c := range cases {
-		_, err := callTool(t, p, "scrape", c.args, 5*time.Second)
+		_, err := scrapertest.RunTool(t, p, "scrape", c.args, 5*time.Second)
 		var ae *scrapers.ArgError
 		if !errors.As(err, &ae) || ae.Arg != c.arg {
 			t.Errorf("%.80s: err = %v, want an argument error naming %s", c.args, err, c.arg)
@@ -423,7 +424,7 @@ func TestScrapeBadArguments(t *testing.T) {
 
 func TestScrapeBaseURLTakesEveryYouTubeHost(t *testing.T) {
 	s := newStandIn(t)
-	s.watch["Go_pher1234"] = page{body: testdata(t, "watch-page.html")}
+	s.watch["Go_pher1234"] = page{body: scrapertest.Testdata(t, "watch-page.html")}
 	p := s.plugin()
 	forms := []string{
 		"https://www.youtube.com/watch?v=Go_pher1234", "https://youtube.com/watch?v=Go_pher1234", "https://m.youtube.com/watch?v=Go_pher1234",
@@ -431,7 +432,7 @@ func TestScrapeBaseURLTakesEveryYouTubeHost(t *testing.T) {
 		s.srv.URL + "/watch?v=Go_pher1234",
 	}
 	b, _ := json.Marshal(map[string]any{"urls": forms})
-	o, err := callTool(t, p, "scrape", string(b), 10*time.Second)
+	o, err := scrapertest.RunTool(t, p, "scrape", string(b), 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package youtube
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/surfsense/pluginhost/scrapers"
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 )
 
 // standIn is a local stand-in for YouTube: it serves watch and results pages
@@ -189,52 +189,7 @@ func (s *standIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // plugin builds the YouTube plugin pointed at the stand-in.
 func (s *standIn) plugin() scrapers.Plugin {
 	s.t.Helper()
-	env := scrapers.Env{
-		Getenv: func(k string) string {
-			if k == "YOUTUBE_BASE_URL" {
-				return s.srv.URL
-			}
-			return ""
-		},
-		AllowPrivateNetworks: true,
-	}
-	p, err := New(env)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	return p
-}
-
-// callTool runs one tool of the plugin the way the host does: arguments as
-// raw JSON, under a deadline, collecting items in a Call.
-func callTool(t testing.TB, p scrapers.Plugin, name, args string, timeout time.Duration) (scrapers.Outcome, error) {
-	t.Helper()
-	for _, tool := range p.Tools {
-		if tool.Name == name {
-			ctx, cancel := context.WithTimeout(context.Background(), timeout)
-			defer cancel()
-			call := scrapers.NewCall(nil)
-			err := tool.Run(ctx, call, json.RawMessage(args))
-			return call.Snapshot(), err
-		}
-	}
-	t.Fatalf("plugin %s has no tool %q", p.ID, name)
-	return scrapers.Outcome{}, nil
-}
-
-// items decodes a call's items.
-func items(t testing.TB, o scrapers.Outcome) []map[string]any {
-	t.Helper()
-	out := make([]map[string]any, len(o.Items))
-	for i, raw := range o.Items {
-		if err := json.Unmarshal(raw, &out[i]); err != nil {
-			t.Fatalf("item %d is not a JSON object: %s", i, raw)
-		}
-		if u, _ := out[i]["url"].(string); u == "" {
-			t.Errorf("item %d names no url: %s", i, raw)
-		}
-	}
-	return out
+	return scrapertest.NewPlugin(s.t, New, map[string]string{"YOUTUBE_BASE_URL": s.srv.URL})
 }
 
 // genSearchPage makes an innertube search continuation answer holding n

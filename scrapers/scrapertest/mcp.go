@@ -1,0 +1,63 @@
+package scrapertest
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Text is the text a tool result carries: its text contents, joined.
+func Text(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// Page is the JSON page a successful tool result carries, its items decoded.
+type Page struct {
+	Items          []map[string]any `json:"items"`
+	Partial        bool             `json:"partial"`
+	PartialReasons []string         `json:"partial_reasons"`
+	// ResultsProvider is the results_provider the search plugins set.
+	ResultsProvider string `json:"results_provider"`
+}
+
+// ListTools lists the tools of the session's plugin by name, failing the
+// test when the listing fails.
+func ListTools(tb testing.TB, cs *mcp.ClientSession) map[string]*mcp.Tool {
+	tb.Helper()
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tools := make(map[string]*mcp.Tool, len(res.Tools))
+	for _, t := range res.Tools {
+		tools[t.Name] = t
+	}
+	return tools
+}
+
+// CallTool calls the tool name with args over cs. A call that fails (as a
+// request, not as a tool error) fails the test; the page of a result that is
+// no tool error is decoded, and one that is not a page fails the test.
+func CallTool(tb testing.TB, cs *mcp.ClientSession, name string, args map[string]any) (*mcp.CallToolResult, Page) {
+	tb.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var page Page
+	if !res.IsError {
+		if err := json.Unmarshal([]byte(Text(res)), &page); err != nil {
+			tb.Fatalf("%v: %s", err, Text(res))
+		}
+	}
+	return res, page
+}
