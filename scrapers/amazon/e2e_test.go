@@ -6,16 +6,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/surfsense/pluginhost/host/hosttest"
-	"github.com/surfsense/pluginhost/scrapers/all"
 	"github.com/surfsense/pluginhost/scrapers/amazon"
 	"github.com/surfsense/pluginhost/scrapers/scrapertest"
+	"github.com/surfsense/pluginhost/scrapers/scrapertest/hosted"
 )
 
 // TestEndToEnd calls the scrape tool through a real host (license, MCP over
 // HTTP, the official client) with Amazon replaced by a local stand-in.
 func TestEndToEnd(t *testing.T) {
-	search, product, captcha := scrapertest.Testdata(t, "search.html"), scrapertest.Testdata(t, "product.html"), scrapertest.Testdata(t, "captcha.html")
+	search := scrapertest.Testdata(t, "search.html")
+	product := scrapertest.Testdata(t, "product.html")
+	captcha := scrapertest.Testdata(t, "captcha.html")
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case r.URL.Query().Get("k") == "blocked":
@@ -32,19 +33,10 @@ func TestEndToEnd(t *testing.T) {
 	}))
 	defer site.Close()
 
-	h := hosttest.Start(t, hosttest.Options{
-		Plugins: []all.Constructor{amazon.New},
-		Env:     map[string]string{"AMAZON_BASE_URL": site.URL},
-	})
-	cs := h.Connect(t, "amazon", "test-license", nil)
+	cs := hosted.Connect(t, "amazon", amazon.New, map[string]string{"AMAZON_BASE_URL": site.URL}, nil)
 
-	tools := scrapertest.ListTools(t, cs)
-	scrape := tools["scrape"]
-	if scrape == nil || scrape.Title != "Scrape Amazon" {
-		t.Fatalf("no scrape tool titled Scrape Amazon among %d tools", len(tools))
-	}
-	if a := scrape.Annotations; a == nil || !a.ReadOnlyHint {
-		t.Errorf("annotations %+v", a)
+	if titles := scrapertest.ToolTitles(t, cs); titles["scrape"] != "Scrape Amazon" {
+		t.Fatalf("no scrape tool titled Scrape Amazon among %v", titles)
 	}
 
 	res, page := scrapertest.CallTool(t, cs, "scrape", map[string]any{

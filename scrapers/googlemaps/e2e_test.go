@@ -6,16 +6,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/surfsense/pluginhost/host/hosttest"
-	"github.com/surfsense/pluginhost/scrapers/all"
 	"github.com/surfsense/pluginhost/scrapers/googlemaps"
 	"github.com/surfsense/pluginhost/scrapers/scrapertest"
+	"github.com/surfsense/pluginhost/scrapers/scrapertest/hosted"
 )
 
 // TestEndToEnd calls both tools through a real host (license, MCP over HTTP,
 // the official client) with Google Maps replaced by a local stand-in.
 func TestEndToEnd(t *testing.T) {
-	placePage, sorry := scrapertest.Testdata(t, "place-page.html"), scrapertest.Testdata(t, "sorry.html")
+	placePage := scrapertest.Testdata(t, "place-page.html")
+	sorry := scrapertest.Testdata(t, "sorry.html")
 	// One listugcposts page: a review with an owner's reply, no next page.
 	review := `[["rev-1",[null,null,1700000000000000,null,[null,null,["https://www.google.com/maps/contrib/9"],null,null,["Ada","https://photo.example.test/a",null,"9"]],null,"a year ago"],` +
 		`[[5],null,null,null,null,null,null,null,null,null,null,null,null,null,["en"],[["Best rye in town."]]],` +
@@ -37,20 +37,9 @@ func TestEndToEnd(t *testing.T) {
 	}))
 	defer site.Close()
 
-	h := hosttest.Start(t, hosttest.Options{
-		Plugins: []all.Constructor{googlemaps.New},
-		Env:     map[string]string{"GOOGLE_MAPS_BASE_URL": site.URL},
-	})
-	cs := h.Connect(t, "google-maps", "test-license", nil)
+	cs := hosted.Connect(t, "google-maps", googlemaps.New, map[string]string{"GOOGLE_MAPS_BASE_URL": site.URL}, nil)
 
-	tools := scrapertest.ListTools(t, cs)
-	titles := map[string]string{}
-	for _, tool := range tools {
-		titles[tool.Name] = tool.Title
-		if tool.Name != "get_result" && (tool.Annotations == nil || !tool.Annotations.ReadOnlyHint) {
-			t.Errorf("%s annotations %+v", tool.Name, tool.Annotations)
-		}
-	}
+	titles := scrapertest.ToolTitles(t, cs)
 	if titles["scrape"] != "Scrape Google Maps" || titles["reviews"] != "Google Maps reviews" {
 		t.Fatalf("tools = %v", titles)
 	}

@@ -9,10 +9,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/surfsense/pluginhost/host/hosttest"
-	"github.com/surfsense/pluginhost/scrapers/all"
 	"github.com/surfsense/pluginhost/scrapers/googlesearch"
 	"github.com/surfsense/pluginhost/scrapers/scrapertest"
+	"github.com/surfsense/pluginhost/scrapers/scrapertest/hosted"
 )
 
 // TestEndToEnd calls the search tool through a real host (license, MCP over
@@ -40,18 +39,12 @@ func TestEndToEnd(t *testing.T) {
 	defer searx.Close()
 
 	connect := func(env map[string]string) *mcp.ClientSession {
-		h := hosttest.Start(t, hosttest.Options{Plugins: []all.Constructor{googlesearch.New}, Env: env})
-		return h.Connect(t, "google-search", "test-license", nil)
+		return hosted.Connect(t, "google-search", googlesearch.New, env, nil)
 	}
 	cs := connect(map[string]string{"GOOGLE_SEARCH_BASE_URL": google.URL})
 
-	tools := scrapertest.ListTools(t, cs)
-	search := tools["search"]
-	if search == nil || search.Title != "Search Google" {
-		t.Fatalf("no search tool titled Search Google among %d tools", len(tools))
-	}
-	if a := search.Annotations; a == nil || !a.ReadOnlyHint {
-		t.Errorf("annotations %+v", a)
+	if titles := scrapertest.ToolTitles(t, cs); titles["search"] != "Search Google" {
+		t.Fatalf("no search tool titled Search Google among %v", titles)
 	}
 
 	call := func(cs *mcp.ClientSession, args map[string]any) (*mcp.CallToolResult, scrapertest.Page, string) {

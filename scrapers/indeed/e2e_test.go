@@ -6,16 +6,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/surfsense/pluginhost/host/hosttest"
-	"github.com/surfsense/pluginhost/scrapers/all"
 	"github.com/surfsense/pluginhost/scrapers/indeed"
 	"github.com/surfsense/pluginhost/scrapers/scrapertest"
+	"github.com/surfsense/pluginhost/scrapers/scrapertest/hosted"
 )
 
 // TestEndToEnd calls the scrape tool through a real host (license, MCP over
 // HTTP, the official client) with Indeed replaced by a local stand-in.
 func TestEndToEnd(t *testing.T) {
-	search, job, cf := scrapertest.Testdata(t, "search-page.html"), scrapertest.Testdata(t, "job-page.html"), scrapertest.Testdata(t, "cloudflare.html")
+	search := scrapertest.Testdata(t, "search-page.html")
+	job := scrapertest.Testdata(t, "job-page.html")
+	cf := scrapertest.Testdata(t, "cloudflare.html")
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case r.URL.Path == "/jobs" && r.URL.Query().Get("q") == "blocked":
@@ -31,16 +32,10 @@ func TestEndToEnd(t *testing.T) {
 	}))
 	defer site.Close()
 
-	h := hosttest.Start(t, hosttest.Options{
-		Plugins: []all.Constructor{indeed.New},
-		Env:     map[string]string{"INDEED_BASE_URL": site.URL},
-	})
-	cs := h.Connect(t, "indeed", "test-license", nil)
+	cs := hosted.Connect(t, "indeed", indeed.New, map[string]string{"INDEED_BASE_URL": site.URL}, nil)
 
-	tools := scrapertest.ListTools(t, cs)
-	scrape := tools["scrape"]
-	if scrape == nil || scrape.Title != "Scrape Indeed" || scrape.Annotations == nil || !scrape.Annotations.ReadOnlyHint {
-		t.Fatalf("no read-only scrape tool titled Scrape Indeed among %d tools", len(tools))
+	if titles := scrapertest.ToolTitles(t, cs); titles["scrape"] != "Scrape Indeed" {
+		t.Fatalf("no scrape tool titled Scrape Indeed among %v", titles)
 	}
 
 	res, page := scrapertest.CallTool(t, cs, "scrape", map[string]any{

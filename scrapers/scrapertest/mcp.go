@@ -29,19 +29,23 @@ type Page struct {
 	ResultsProvider string `json:"results_provider"`
 }
 
-// ListTools lists the tools of the session's plugin by name, failing the
-// test when the listing fails.
-func ListTools(tb testing.TB, cs *mcp.ClientSession) map[string]*mcp.Tool {
+// ToolTitles lists the tools of the session's plugin and returns their
+// titles by name. A listing that fails fails the test; a tool not marked
+// read-only is a test error (every scraper tool, and get_result, only reads).
+func ToolTitles(tb testing.TB, cs *mcp.ClientSession) map[string]string {
 	tb.Helper()
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tools := make(map[string]*mcp.Tool, len(res.Tools))
+	titles := make(map[string]string, len(res.Tools))
 	for _, t := range res.Tools {
-		tools[t.Name] = t
+		titles[t.Name] = t.Title
+		if a := t.Annotations; a == nil || !a.ReadOnlyHint {
+			tb.Errorf("tool %s is not marked read-only: annotations %+v", t.Name, a)
+		}
 	}
-	return tools
+	return titles
 }
 
 // CallTool calls the tool name with args over cs. A call that fails (as a

@@ -256,12 +256,17 @@ func TestRequestLog(t *testing.T) {
 	}
 }
 
-// mcpSession connects a client to an in-memory MCP server with one tool,
-// echo, that answers a page of its arguments, or a tool error for "fail".
+// mcpSession connects a client to an in-memory MCP server with two tools:
+// echo (read-only) answers a page of its arguments, or a tool error for
+// "fail"; write is not marked read-only.
 func mcpSession(t *testing.T) *mcp.ClientSession {
 	ctx := context.Background()
 	server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-	server.AddTool(&mcp.Tool{Name: "echo", Title: "Echo", InputSchema: &jsonschema.Schema{Type: "object"}},
+	server.AddTool(&mcp.Tool{Name: "write", Title: "Write", InputSchema: &jsonschema.Schema{Type: "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
+	server.AddTool(&mcp.Tool{Name: "echo", Title: "Echo", InputSchema: &jsonschema.Schema{Type: "object"}, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
 		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			var args map[string]any
 			_ = json.Unmarshal(req.Params.Arguments, &args)
@@ -290,9 +295,13 @@ func mcpSession(t *testing.T) *mcp.ClientSession {
 
 func TestMCPHelpers(t *testing.T) {
 	cs := mcpSession(t)
-	tools := ListTools(t, cs)
-	if len(tools) != 1 || tools["echo"] == nil || tools["echo"].Title != "Echo" {
-		t.Fatalf("tools %v", tools)
+	var titles map[string]string
+	r := record(t, func(tb testing.TB) { titles = ToolTitles(tb, cs) })
+	if len(titles) != 2 || titles["echo"] != "Echo" || titles["write"] != "Write" {
+		t.Errorf("titles %v", titles)
+	}
+	if !r.errored || r.fatal || !strings.Contains(r.msg, "tool write is not marked read-only") {
+		t.Errorf("a tool not marked read-only: errored %v, %q", r.errored, r.msg)
 	}
 
 	res, page := CallTool(t, cs, "echo", map[string]any{"url": "u", "say": "hi"})
@@ -309,7 +318,7 @@ func TestMCPHelpers(t *testing.T) {
 		t.Error("Text of no content")
 	}
 
-	r := record(t, func(tb testing.TB) { CallTool(tb, cs, "echo", map[string]any{"say": "garbage"}) })
+	r = record(t, func(tb testing.TB) { CallTool(tb, cs, "echo", map[string]any{"say": "garbage"}) })
 	if !r.fatal || !strings.Contains(r.msg, "not json") {
 		t.Errorf("a result that is no page: fatal %v, %q", r.fatal, r.msg)
 	}

@@ -6,16 +6,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/surfsense/pluginhost/host/hosttest"
-	"github.com/surfsense/pluginhost/scrapers/all"
 	"github.com/surfsense/pluginhost/scrapers/scrapertest"
+	"github.com/surfsense/pluginhost/scrapers/scrapertest/hosted"
 	"github.com/surfsense/pluginhost/scrapers/tiktok"
 )
 
 // TestEndToEnd calls the scrape tool through a real host (license, MCP over
 // HTTP, the official client) with TikTok replaced by a local stand-in.
 func TestEndToEnd(t *testing.T) {
-	video, verify := scrapertest.Testdata(t, "video.html"), scrapertest.Testdata(t, "verify.html")
+	video := scrapertest.Testdata(t, "video.html")
+	verify := scrapertest.Testdata(t, "verify.html")
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/@chef.anna/video/7000000000000000001":
@@ -28,19 +28,10 @@ func TestEndToEnd(t *testing.T) {
 	}))
 	defer site.Close()
 
-	h := hosttest.Start(t, hosttest.Options{
-		Plugins: []all.Constructor{tiktok.New},
-		Env:     map[string]string{"TIKTOK_BASE_URL": site.URL},
-	})
-	cs := h.Connect(t, "tiktok", "test-license", nil)
+	cs := hosted.Connect(t, "tiktok", tiktok.New, map[string]string{"TIKTOK_BASE_URL": site.URL}, nil)
 
-	tools := scrapertest.ListTools(t, cs)
-	scrape := tools["scrape"]
-	if scrape == nil || scrape.Title != "Scrape TikTok" {
-		t.Fatalf("no scrape tool titled Scrape TikTok among %d tools", len(tools))
-	}
-	if a := scrape.Annotations; a == nil || !a.ReadOnlyHint {
-		t.Errorf("annotations %+v", a)
+	if titles := scrapertest.ToolTitles(t, cs); titles["scrape"] != "Scrape TikTok" {
+		t.Fatalf("no scrape tool titled Scrape TikTok among %v", titles)
 	}
 
 	res, page := scrapertest.CallTool(t, cs, "scrape", map[string]any{

@@ -6,9 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/surfsense/pluginhost/host/hosttest"
-	"github.com/surfsense/pluginhost/scrapers/all"
 	"github.com/surfsense/pluginhost/scrapers/scrapertest"
+	"github.com/surfsense/pluginhost/scrapers/scrapertest/hosted"
 	"github.com/surfsense/pluginhost/scrapers/walmart"
 )
 
@@ -16,7 +15,9 @@ import (
 // HTTP, the official client) with walmart.com replaced by a local stand-in
 // serving the package's own pages.
 func TestEndToEnd(t *testing.T) {
-	search, reviews, robot := scrapertest.Testdata(t, "search.html"), scrapertest.Testdata(t, "reviews.html"), scrapertest.Testdata(t, "robot.html")
+	search := scrapertest.Testdata(t, "search.html")
+	reviews := scrapertest.Testdata(t, "reviews.html")
+	robot := scrapertest.Testdata(t, "robot.html")
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case r.URL.Query().Get("q") == "blocked":
@@ -31,20 +32,9 @@ func TestEndToEnd(t *testing.T) {
 	}))
 	defer site.Close()
 
-	h := hosttest.Start(t, hosttest.Options{
-		Plugins: []all.Constructor{walmart.New},
-		Env:     map[string]string{"WALMART_BASE_URL": site.URL},
-	})
-	cs := h.Connect(t, "walmart", "test-license", nil)
+	cs := hosted.Connect(t, "walmart", walmart.New, map[string]string{"WALMART_BASE_URL": site.URL}, nil)
 
-	tools := scrapertest.ListTools(t, cs)
-	titles := map[string]string{}
-	for _, tool := range tools {
-		titles[tool.Name] = tool.Title
-		if tool.Name != "get_result" && (tool.Annotations == nil || !tool.Annotations.ReadOnlyHint) {
-			t.Errorf("%s annotations %+v", tool.Name, tool.Annotations)
-		}
-	}
+	titles := scrapertest.ToolTitles(t, cs)
 	if titles["scrape"] != "Scrape Walmart" || titles["reviews"] != "Walmart reviews" {
 		t.Errorf("tools %v", titles)
 	}

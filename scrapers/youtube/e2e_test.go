@@ -11,9 +11,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/surfsense/pluginhost/host"
-	"github.com/surfsense/pluginhost/host/hosttest"
-	"github.com/surfsense/pluginhost/scrapers/all"
 	"github.com/surfsense/pluginhost/scrapers/scrapertest"
+	"github.com/surfsense/pluginhost/scrapers/scrapertest/hosted"
 	"github.com/surfsense/pluginhost/scrapers/youtube"
 )
 
@@ -21,9 +20,12 @@ import (
 // own stand-in is internal, and hosttest imports this package through
 // scrapers/all, so these tests live outside it).
 func e2eSite(t *testing.T) *httptest.Server {
-	watch, consent := scrapertest.Testdata(t, "watch-page.html"), scrapertest.Testdata(t, "consent-form.html")
-	results, cont := scrapertest.Testdata(t, "results-page.html"), scrapertest.Testdata(t, "search-continuation.json")
-	first, second := scrapertest.Testdata(t, "comments-renderer.json"), scrapertest.Testdata(t, "comments-entity.json")
+	watch := scrapertest.Testdata(t, "watch-page.html")
+	consent := scrapertest.Testdata(t, "consent-form.html")
+	results := scrapertest.Testdata(t, "results-page.html")
+	cont := scrapertest.Testdata(t, "search-continuation.json")
+	first := scrapertest.Testdata(t, "comments-renderer.json")
+	second := scrapertest.Testdata(t, "comments-entity.json")
 	classic := scrapertest.Testdata(t, "timedtext-classic.xml")
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var token struct {
@@ -62,28 +64,16 @@ func e2eSite(t *testing.T) *httptest.Server {
 
 func e2eHost(t *testing.T, deadline time.Duration) *mcp.ClientSession {
 	site := e2eSite(t)
-	h := hosttest.Start(t, hosttest.Options{
-		Plugins: []all.Constructor{youtube.New},
-		Env:     map[string]string{"YOUTUBE_BASE_URL": site.URL},
-		Config: func(c *host.Config) {
-			if deadline > 0 {
-				c.CallDeadline = deadline
-			}
-		},
+	return hosted.Connect(t, "youtube", youtube.New, map[string]string{"YOUTUBE_BASE_URL": site.URL}, func(c *host.Config) {
+		if deadline > 0 {
+			c.CallDeadline = deadline
+		}
 	})
-	return h.Connect(t, "youtube", "test-license", nil)
 }
 
 func TestEndToEndScrape(t *testing.T) {
 	cs := e2eHost(t, 0)
-	tools := scrapertest.ListTools(t, cs)
-	titles := map[string]string{}
-	for _, tool := range tools {
-		titles[tool.Name] = tool.Title
-		if a := tool.Annotations; a == nil || !a.ReadOnlyHint {
-			t.Errorf("%s annotations %+v", tool.Name, a)
-		}
-	}
+	titles := scrapertest.ToolTitles(t, cs)
 	if titles["scrape"] != "Scrape YouTube" || titles["comments"] != "YouTube comments" {
 		t.Errorf("tools = %v", titles)
 	}
