@@ -1,6 +1,8 @@
 package host
 
 import (
+	"encoding/json"
+	"fmt"
 	"net/http"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -38,11 +40,17 @@ func mcpTool(t scrapers.Tool) *mcp.Tool {
 	if schema == nil {
 		schema = &jsonschema.Schema{Type: "object"}
 	}
+	// Encoded once: every tools/list would otherwise marshal the schema
+	// again, the most expensive part of answering it.
+	raw, err := json.Marshal(schema)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: input schema: %v", t.Name, err))
+	}
 	return &mcp.Tool{
 		Name:        t.Name,
 		Title:       t.Title,
 		Description: t.Description,
-		InputSchema: schema,
+		InputSchema: json.RawMessage(raw),
 		Annotations: &mcp.ToolAnnotations{
 			Title:           t.Title,
 			ReadOnlyHint:    true,

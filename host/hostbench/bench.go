@@ -133,7 +133,11 @@ func Run(ctx context.Context, opts Options, w io.Writer) (Report, error) {
 	}
 	hostSrv := httptest.NewServer(h.Handler())
 	defer hostSrv.Close()
-	bareSrv := httptest.NewServer(bareHandler())
+	listed, err := hostTools(ctx, hostSrv.URL+"/web-crawl/mcp")
+	if err != nil {
+		return rep, err
+	}
+	bareSrv := httptest.NewServer(bareHandler(listed))
 	defer bareSrv.Close()
 
 	fmt.Fprintf(w, "pluginhost bench: %d clients, %d calls each per measure, %d rounds alternating host and bare, GOMAXPROCS=%d\n",
@@ -264,21 +268,45 @@ func drive(ctx context.Context, endpoint, tool string, args map[string]any, opts
 }
 
 // bareHandler serves web-crawl's crawl tool on a bare SDK server: no
-// license, no call registry, no progress or result bookkeeping.
-func bareHandler() http.Handler {
+// license, no call registry, no progress or result bookkeeping. It lists the
+// same tools as the host's server (listed, as the host lists them), so that
+// tools/list answers are the same size; only crawl does any work.
+func bareHandler(listed []*mcp.Tool) http.Handler {
 	p, _ := webcrawl.New(scrapers.Env{AllowPrivateNetworks: true})
 	t := p.Tools[0]
 	srv := mcp.NewServer(&mcp.Implementation{Name: "bare", Version: "1"}, nil)
-	srv.AddTool(&mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		call := scrapers.NewCall(nil)
-		if err := t.Run(ctx, call, req.Params.Arguments); err != nil {
-			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
+	for _, tool := range listed {
+		if tool.Name != t.Name {
+			srv.AddTool(tool, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "not served by the bare server"}}}, nil
+			})
+			continue
 		}
-		out := call.Snapshot()
-		b, _ := json.Marshal(map[string]any{"items": out.Items})
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}, nil
-	})
+		srv.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			call := scrapers.NewCall(nil)
+			if err := t.Run(ctx, call, req.Params.Arguments); err != nil {
+				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
+			}
+			out := call.Snapshot()
+			b, _ := json.Marshal(map[string]any{"items": out.Items})
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}, nil
+		})
+	}
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true})
+}
+
+// hostTools lists the host's tools for endpoint.
+func hostTools(ctx context.Context, endpoint string) ([]*mcp.Tool, error) {
+	cs, err := mcpdial.Connect(ctx, endpoint, "bench-key", nil, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer cs.Close()
+	res, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	return res.Tools, nil
 }
 
 // site is the stand-in web site: /page answers at once, /slow holds the
