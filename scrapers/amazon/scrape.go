@@ -2,7 +2,6 @@ package amazon
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -93,31 +92,15 @@ func (s *scraper) tool() scrapers.Tool {
 			"Search results give ASIN, title, url, price, currency, list price, rating, reviews count, image, sponsored and prime; "+
 			"product pages (urls, or search results with include_details) add brand, availability, feature bullets, images, breadcrumbs and the details table.",
 		func(sc *jsonschema.Schema) {
-			limit := maxList
-			prop(sc, "urls").MaxItems = &limit
-			prop(sc, "search_terms").MaxItems = &limit
-			mi := prop(sc, "max_items")
-			lo, hi := 1.0, float64(maxMaxItems)
-			mi.Minimum, mi.Maximum, mi.Default = &lo, &hi, json.RawMessage(fmt.Sprint(defaultMaxItems))
-			d := prop(sc, "domain")
-			d.Pattern, d.Default = domainArg.String(), json.RawMessage(`"`+defaultDomain+`"`)
-			prop(sc, "include_details").Default = json.RawMessage("false")
+			scrapers.ListMax(sc, maxList, "urls", "search_terms")
+			scrapers.IntRange(sc, "max_items", 1, maxMaxItems, defaultMaxItems)
+			if d := sc.Properties["domain"]; d != nil {
+				d.Pattern = domainArg.String()
+			}
+			scrapers.SetDefault(sc, "domain", defaultDomain)
+			scrapers.SetDefault(sc, "include_details", false)
 		},
 		s.scrape)
-}
-
-// prop returns the schema of the property name, creating it if inference
-// left it out.
-func prop(s *jsonschema.Schema, name string) *jsonschema.Schema {
-	if s.Properties == nil {
-		s.Properties = map[string]*jsonschema.Schema{}
-	}
-	p := s.Properties[name]
-	if p == nil {
-		p = &jsonschema.Schema{}
-		s.Properties[name] = p
-	}
-	return p
 }
 
 // scraper runs the scrape tool with one fetcher shared by all calls.

@@ -1,7 +1,6 @@
 package googlemaps
 
 import (
-	"encoding/json"
 	"net/url"
 	"regexp"
 	"strings"
@@ -212,39 +211,15 @@ func checkLocale(lang, country *string) error {
 	return nil
 }
 
-func bound(s *jsonschema.Schema, name string, lo, hi, def int) {
-	if p := s.Properties[name]; p != nil {
-		p.Type, p.Types = "integer", nil
-		p.Minimum, p.Maximum = jsonschema.Ptr(float64(lo)), jsonschema.Ptr(float64(hi))
-		p.Default, _ = json.Marshal(def)
-	}
-}
-
-func listOf(s *jsonschema.Schema, names ...string) {
-	for _, name := range names {
-		if p := s.Properties[name]; p != nil {
-			p.Type, p.Types = "array", nil
-			p.MaxItems = jsonschema.Ptr(maxSources)
-		}
-	}
-}
-
 func scrapeSchema(s *jsonschema.Schema) {
-	listOf(s, "search_queries", "urls", "place_ids")
-	bound(s, "max_places", 1, maxMaxPlaces, defaultMaxPlaces)
-	if p := s.Properties["language"]; p != nil {
-		p.Default = json.RawMessage(`"en"`)
-	}
+	scrapers.ListMax(s, maxSources, "search_queries", "urls", "place_ids")
+	scrapers.IntRange(s, "max_places", 1, maxMaxPlaces, defaultMaxPlaces)
+	scrapers.SetDefault(s, "language", "en")
 }
 
 func reviewsSchema(s *jsonschema.Schema) {
-	listOf(s, "urls", "place_ids")
-	bound(s, "max_reviews", 1, maxMaxReviews, defaultMaxReviews)
-	if p := s.Properties["sort_by"]; p != nil {
-		p.Enum = []any{"most_relevant", "newest", "highest", "lowest"}
-		p.Default = json.RawMessage(`"most_relevant"`)
-	}
-	if p := s.Properties["language"]; p != nil {
-		p.Default = json.RawMessage(`"en"`)
-	}
+	scrapers.ListMax(s, maxSources, "urls", "place_ids")
+	scrapers.IntRange(s, "max_reviews", 1, maxMaxReviews, defaultMaxReviews)
+	scrapers.Choice(s, "sort_by", "most_relevant", "newest", "highest", "lowest")
+	scrapers.SetDefault(s, "language", "en")
 }

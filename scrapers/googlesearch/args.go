@@ -1,10 +1,8 @@
 package googlesearch
 
 import (
-	"encoding/json"
 	"net/url"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -89,16 +87,11 @@ func schema(s *jsonschema.Schema) {
 	p := s.Properties
 	p["queries"].MinItems, p["queries"].MaxItems = ptr(1), ptr(maxQueries)
 	p["queries"].Items.MinLength, p["queries"].Items.MaxLength = ptr(1), ptr(maxQueryLength)
-	setRange(p["max_pages_per_query"], 1, 10, 1)
-	setRange(p["results_per_page"], 1, 100, 10)
-	setRange(p["start"], 0, 990, 0)
+	scrapers.IntRange(s, "max_pages_per_query", 1, 10, 1)
+	scrapers.IntRange(s, "results_per_page", 1, 100, 10)
+	scrapers.IntRange(s, "start", 0, 990, 0)
 	p["country_code"].Pattern = countryRe.String()
 	p["language_code"].Pattern = languageRe.String()
-}
-
-func setRange(s *jsonschema.Schema, lo, hi, def int) {
-	s.Minimum, s.Maximum = ptr(float64(lo)), ptr(float64(hi))
-	s.Default = json.RawMessage(strconv.Itoa(def))
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -1,7 +1,6 @@
 package indeed
 
 import (
-	"encoding/json"
 	"net/url"
 	"slices"
 	"strings"
@@ -155,18 +154,7 @@ func pathQuery(p string) (q, l string) {
 }
 
 func scrapeSchema(s *jsonschema.Schema) {
-	for _, name := range []string{"queries", "urls"} {
-		if p := s.Properties[name]; p != nil {
-			p.Type, p.Types = "array", nil
-			p.MaxItems = jsonschema.Ptr(maxSources)
-		}
-	}
-	if p := s.Properties["max_items"]; p != nil {
-		p.Type, p.Types = "integer", nil
-		p.Minimum, p.Maximum = jsonschema.Ptr(1.0), jsonschema.Ptr(float64(maxMaxItems))
-		p.Default = json.RawMessage(`10`)
-	}
-	if p := s.Properties["country"]; p != nil {
-		p.Default = json.RawMessage(`"us"`)
-	}
+	scrapers.ListMax(s, maxSources, "queries", "urls")
+	scrapers.IntRange(s, "max_items", 1, maxMaxItems, defaultMaxItems)
+	scrapers.SetDefault(s, "country", "us")
 }

@@ -1,7 +1,6 @@
 package tiktok
 
 import (
-	"encoding/json"
 	"net/url"
 	"regexp"
 	"strings"
@@ -84,15 +83,6 @@ func (a *scrapeArgs) Validate() error {
 
 // scrapeSchema adds limits and defaults to the inferred schema.
 func scrapeSchema(s *jsonschema.Schema) {
-	for _, name := range []string{"urls", "profiles", "hashtags"} {
-		if p := s.Properties[name]; p != nil {
-			p.Type, p.Types = "array", nil
-			p.MaxItems = jsonschema.Ptr(maxSources)
-		}
-	}
-	if p := s.Properties["max_items"]; p != nil {
-		p.Type, p.Types = "integer", nil
-		p.Minimum, p.Maximum = jsonschema.Ptr(1.0), jsonschema.Ptr(float64(maxMaxItems))
-		p.Default = json.RawMessage(`10`)
-	}
+	scrapers.ListMax(s, maxSources, "urls", "profiles", "hashtags")
+	scrapers.IntRange(s, "max_items", 1, maxMaxItems, defaultMaxItems)
 }

@@ -2,7 +2,6 @@ package walmart
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -90,18 +89,9 @@ func (s *scraper) reviewsTool() scrapers.Tool {
 		"Read the customer reviews of Walmart items: title, text, rating, author, date, helpful votes, verified purchase, photos "+
 			"and the seller's response, in the chosen order, up to max_reviews per item.",
 		func(sc *jsonschema.Schema) {
-			limit := maxList
-			prop(sc, "urls").MaxItems = &limit
-			prop(sc, "item_ids").MaxItems = &limit
-			mr := prop(sc, "max_reviews")
-			lo, hi := 1.0, float64(maxMaxReviews)
-			mr.Minimum, mr.Maximum, mr.Default = &lo, &hi, json.RawMessage(fmt.Sprint(defaultMaxReviews))
-			sb := prop(sc, "sort_by")
-			sb.Enum = nil
-			for _, o := range sortOrders {
-				sb.Enum = append(sb.Enum, o)
-			}
-			sb.Default = json.RawMessage(`"` + sortOrders[0] + `"`)
+			scrapers.ListMax(sc, maxList, "urls", "item_ids")
+			scrapers.IntRange(sc, "max_reviews", 1, maxMaxReviews, defaultMaxReviews)
+			scrapers.Choice(sc, "sort_by", sortOrders...)
 		},
 		s.reviews)
 }

@@ -2,7 +2,6 @@ package walmart
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -66,28 +65,10 @@ func (s *scraper) scrapeTool() scrapers.Tool {
 			"reviews count, image, seller, availability and sponsored; product pages (urls) add brand, highlights, "+
 			"specifications, images, description and breadcrumbs. Use the reviews tool for customer reviews.",
 		func(sc *jsonschema.Schema) {
-			limit := maxList
-			prop(sc, "urls").MaxItems = &limit
-			prop(sc, "search_terms").MaxItems = &limit
-			mi := prop(sc, "max_items")
-			lo, hi := 1.0, float64(maxMaxItems)
-			mi.Minimum, mi.Maximum, mi.Default = &lo, &hi, json.RawMessage(fmt.Sprint(defaultMaxItems))
+			scrapers.ListMax(sc, maxList, "urls", "search_terms")
+			scrapers.IntRange(sc, "max_items", 1, maxMaxItems, defaultMaxItems)
 		},
 		s.scrape)
-}
-
-// prop returns the schema of the property name, creating it if inference
-// left it out.
-func prop(s *jsonschema.Schema, name string) *jsonschema.Schema {
-	if s.Properties == nil {
-		s.Properties = map[string]*jsonschema.Schema{}
-	}
-	p := s.Properties[name]
-	if p == nil {
-		p = &jsonschema.Schema{}
-		s.Properties[name] = p
-	}
-	return p
 }
 
 func (s *scraper) scrape(ctx context.Context, call *scrapers.Call, a ScrapeArgs) error {

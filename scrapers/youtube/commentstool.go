@@ -2,7 +2,6 @@ package youtube
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -59,12 +58,9 @@ func (p *plugin) commentsTool() scrapers.Tool {
 				one := 1
 				ps.MinItems = &one
 			}
-			listMax(s, "urls", maxSources)
-			intRange(s, "max_comments", 1, maxCommentsLimit, defaultMaxComments)
-			if ps := s.Properties["sort_by"]; ps != nil {
-				ps.Enum = []any{"top", "newest"}
-				ps.Default = json.RawMessage(`"top"`)
-			}
+			scrapers.ListMax(s, maxSources, "urls")
+			scrapers.IntRange(s, "max_comments", 1, maxCommentsLimit, defaultMaxComments)
+			scrapers.Choice(s, "sort_by", "top", "newest")
 		},
 		p.comments)
 }

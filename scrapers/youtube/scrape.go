@@ -2,7 +2,6 @@ package youtube
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -78,16 +77,13 @@ func (p *plugin) scrapeTool() scrapers.Tool {
 			"description, keywords and thumbnail; with download_subtitles, also the video's subtitles as timed segments "+
 			"and plain text (in subtitles_language when the video has it).",
 		func(s *jsonschema.Schema) {
-			listMax(s, "urls", maxSources)
-			listMax(s, "search_queries", maxSources)
-			intRange(s, "max_results", 1, maxResultsLimit, defaultMaxResults)
+			scrapers.ListMax(s, maxSources, "urls", "search_queries")
+			scrapers.IntRange(s, "max_results", 1, maxResultsLimit, defaultMaxResults)
 			if ps := s.Properties["subtitles_language"]; ps != nil {
-				ps.Default = json.RawMessage(`"en"`)
 				ps.Pattern = langCode.String()
 			}
-			if ps := s.Properties["download_subtitles"]; ps != nil {
-				ps.Default = json.RawMessage(`false`)
-			}
+			scrapers.SetDefault(s, "subtitles_language", "en")
+			scrapers.SetDefault(s, "download_subtitles", false)
 		},
 		p.scrape)
 }
@@ -353,20 +349,4 @@ func (p *plugin) subtitles(ctx context.Context, cfg innertubeConfig, id string, 
 		}, avail, nil
 	}
 	return nil, avail, lastErr
-}
-
-// listMax sets maxItems on a list property.
-func listMax(s *jsonschema.Schema, name string, n int) {
-	if ps := s.Properties[name]; ps != nil {
-		ps.MaxItems = &n
-	}
-}
-
-// intRange sets minimum, maximum and default on an integer property.
-func intRange(s *jsonschema.Schema, name string, lo, hi, def int) {
-	if ps := s.Properties[name]; ps != nil {
-		l, h := float64(lo), float64(hi)
-		ps.Minimum, ps.Maximum = &l, &h
-		ps.Default = json.RawMessage(fmt.Sprint(def))
-	}
 }
