@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"strconv"
 	"strings"
@@ -154,12 +153,11 @@ func writeXSSI(w http.ResponseWriter, v any) {
 	w.Write(b)
 }
 
+// serve starts s as the stand-in origin and builds the plugin against it.
 func serve(t *testing.T, s *mapsStandIn) scrapers.Plugin {
 	t.Helper()
 	s.t = t
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
-	return newPlugin(t, srv.URL)
+	return scrapertest.Serve(t, s, New, "GOOGLE_MAPS_BASE_URL")
 }
 
 func TestScrapeSearchPagesToMaxPlaces(t *testing.T) {
@@ -314,7 +312,7 @@ func TestSlowSiteGivesPartialAtDeadline(t *testing.T) {
 }
 
 func TestBadArguments(t *testing.T) {
-	p := newPlugin(t, "http://127.0.0.1:1")
+	p := scrapertest.NewPlugin(t, New, map[string]string{"GOOGLE_MAPS_BASE_URL": "http://127.0.0.1:1"})
 	many := `"` + strings.Repeat(`q","`, 20) + `q"`
 	for _, c := range []struct{ tool, args, arg string }{
 		{"scrape", `{}`, "search_queries"},

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"reflect"
 	"strconv"
 	"strings"
@@ -117,12 +116,11 @@ func (s *standIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// serve starts s as the stand-in origin and builds the plugin against it.
 func serve(t *testing.T, s *standIn) scrapers.Plugin {
 	t.Helper()
 	s.t = t
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
-	return newPlugin(t, srv.URL)
+	return scrapertest.Serve(t, s, New, "INDEED_BASE_URL")
 }
 
 func TestSearchPagesToMaxItems(t *testing.T) {
@@ -278,7 +276,7 @@ func TestSlowSiteGivesPartialAtDeadline(t *testing.T) {
 }
 
 func TestBadArguments(t *testing.T) {
-	p := newPlugin(t, "http://127.0.0.1:1")
+	p := scrapertest.NewPlugin(t, New, map[string]string{"INDEED_BASE_URL": "http://127.0.0.1:1"})
 	many := `"` + strings.Repeat(`q","`, 20) + `q"`
 	for _, c := range []struct{ args, arg string }{
 		{`{}`, "queries"},

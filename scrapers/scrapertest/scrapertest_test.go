@@ -200,6 +200,26 @@ func TestNewPluginAndRunTool(t *testing.T) {
 	}
 }
 
+func TestServe(t *testing.T) {
+	var base string
+	p := Serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.Error(w, "stand-in", http.StatusTeapot) }),
+		func(env scrapers.Env) (scrapers.Plugin, error) {
+			base = env.Get("SHOP_BASE_URL")
+			return newShop(env)
+		}, "SHOP_BASE_URL")
+	if p.ID != "shop" {
+		t.Errorf("plugin %q", p.ID)
+	}
+	resp, err := http.Get(base + "/x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusTeapot {
+		t.Errorf("SHOP_BASE_URL %q answered %d, not from the handler", base, resp.StatusCode)
+	}
+}
+
 func TestRunWantsProgress(t *testing.T) {
 	tool := NewPlugin(t, newShop, map[string]string{"SHOP_BASE_URL": "x"}).Tools[0]
 	var o scrapers.Outcome

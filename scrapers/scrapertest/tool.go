@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -28,6 +29,16 @@ func NewPlugin(tb testing.TB, newPlugin func(scrapers.Env) (scrapers.Plugin, err
 		tb.Fatal(err)
 	}
 	return p
+}
+
+// Serve starts h as a stand-in origin, closed when the test ends, and builds
+// the plugin newPlugin against it: baseEnv (the site's <ID>_BASE_URL) names
+// the stand-in's URL.
+func Serve(tb testing.TB, h http.Handler, newPlugin func(scrapers.Env) (scrapers.Plugin, error), baseEnv string) scrapers.Plugin {
+	tb.Helper()
+	srv := httptest.NewServer(h)
+	tb.Cleanup(srv.Close)
+	return NewPlugin(tb, newPlugin, map[string]string{baseEnv: srv.URL})
 }
 
 // Run runs tool with the raw JSON arguments args under ctx, the way the host

@@ -3,9 +3,6 @@ package tiktok
 import (
 	"encoding/json"
 	"testing"
-
-	"github.com/surfsense/pluginhost/scrapers"
-	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 )
 
 // videoPage wraps an itemStruct object in a page the way TikTok serves it.
@@ -24,12 +21,6 @@ func videoPage(t testing.TB, itemStruct []byte) []byte {
 	}
 	return []byte(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>TikTok</title></head><body><div id="app"></div>` +
 		`<script id="__UNIVERSAL_DATA_FOR_REHYDRATION__" type="application/json">` + string(data) + `</script></body></html>`)
-}
-
-// newPlugin builds the plugin against a stand-in origin.
-func newPlugin(t testing.TB, base string) scrapers.Plugin {
-	t.Helper()
-	return scrapertest.NewPlugin(t, New, map[string]string{"TIKTOK_BASE_URL": base})
 }
 
 func ofType(ms []map[string]any, typ string) []map[string]any {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -99,12 +98,11 @@ func (s *standIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// serve starts s as the stand-in origin and builds the plugin against it.
 func serve(t *testing.T, s *standIn) scrapers.Plugin {
 	t.Helper()
 	s.t = t
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
-	return newPlugin(t, srv.URL)
+	return scrapertest.Serve(t, s, New, "TIKTOK_BASE_URL")
 }
 
 func TestScrapeRealVideoThroughStandIn(t *testing.T) {
@@ -292,7 +290,7 @@ func TestScrapeCancelStopsRequests(t *testing.T) {
 }
 
 func TestScrapeBadArguments(t *testing.T) {
-	p := newPlugin(t, "http://127.0.0.1:1")
+	p := scrapertest.NewPlugin(t, New, map[string]string{"TIKTOK_BASE_URL": "http://127.0.0.1:1"})
 	many := `"` + strings.Repeat(`a","`, 20) + `a"`
 	for _, c := range []struct{ args, arg string }{
 		{`{}`, "urls"},
