@@ -67,13 +67,9 @@ func (p *plugin) commentsTool() scrapers.Tool {
 
 // comments runs the comments tool, one video after another.
 func (p *plugin) comments(ctx context.Context, call *scrapers.Call, a commentsArgs) error {
-	ids := make([]string, len(a.URLs))
-	for i, raw := range a.URLs {
-		id, err := videoID(raw, p.fetch.OnSite)
-		if err != nil {
-			return scrapers.Argf("urls", "entry %d: %v", i, err)
-		}
-		ids[i] = id
+	ids, err := p.videoIDs(a.URLs)
+	if err != nil {
+		return err
 	}
 	r := &run{call: call}
 	for i, id := range ids {

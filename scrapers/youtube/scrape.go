@@ -88,15 +88,25 @@ func (p *plugin) scrapeTool() scrapers.Tool {
 		p.scrape)
 }
 
-// scrape runs the scrape tool: the video URLs first, then the queries.
-func (p *plugin) scrape(ctx context.Context, call *scrapers.Call, a scrapeArgs) error {
-	ids := make([]string, len(a.URLs))
-	for i, raw := range a.URLs {
+// videoIDs returns the video id each of the urls argument's entries names,
+// or an *scrapers.ArgError naming the first that names none.
+func (p *plugin) videoIDs(urls []string) ([]string, error) {
+	ids := make([]string, len(urls))
+	for i, raw := range urls {
 		id, err := videoID(raw, p.fetch.OnSite)
 		if err != nil {
-			return scrapers.Argf("urls", "entry %d: %v", i, err)
+			return nil, scrapers.Argf("urls", "entry %d: %v", i, err)
 		}
 		ids[i] = id
+	}
+	return ids, nil
+}
+
+// scrape runs the scrape tool: the video URLs first, then the queries.
+func (p *plugin) scrape(ctx context.Context, call *scrapers.Call, a scrapeArgs) error {
+	ids, err := p.videoIDs(a.URLs)
+	if err != nil {
+		return err
 	}
 	r := &run{call: call}
 	total, done := len(ids)+len(a.SearchQueries), 0
