@@ -333,14 +333,6 @@ func TestDetectBlock(t *testing.T) {
 		{"json answer mentioning sorry", resp(200, "https://www.google.com/search", ")]}'\n[\"detected unusual traffic\"]"), ""},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			be := detectBlock(c.r)
-			switch {
-			case c.kind == "" && be != nil:
-				t.Errorf("blocked %v, want none", be)
-			case c.kind != "" && (be == nil || be.Kind != c.kind || be.Site != "Google Maps"):
-				t.Errorf("got %v, want %s", be, c.kind)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { scrapertest.CheckBlock(t, detectBlock(c.r), c.kind, "Google Maps") })
 	}
 }

@@ -208,14 +208,6 @@ func TestDetectBlock(t *testing.T) {
 		}{"real job page", resp(200, "https://au.indeed.com/viewjob?jk=54f1f8af68d722d2", nil, real), ""})
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			be := detectBlock(c.r)
-			switch {
-			case c.kind == "" && be != nil:
-				t.Errorf("blocked %v, want none", be)
-			case c.kind != "" && (be == nil || be.Kind != c.kind || be.Site != "Indeed"):
-				t.Errorf("got %v, want %s", be, c.kind)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { scrapertest.CheckBlock(t, detectBlock(c.r), c.kind, "Indeed") })
 	}
 }

@@ -346,3 +346,24 @@ func TestMCPHelpers(t *testing.T) {
 		t.Error("calling an unknown tool did not fail the test")
 	}
 }
+
+func TestCheckBlock(t *testing.T) {
+	captcha := &scrapers.BlockedError{Site: "Shop", Kind: scrapers.BlockCaptcha}
+	for _, c := range []struct {
+		name  string
+		be    *scrapers.BlockedError
+		kind  string
+		fails bool
+	}{
+		{"no block, none wanted", nil, "", false},
+		{"the block wanted", captcha, scrapers.BlockCaptcha, false},
+		{"a block, none wanted", captcha, "", true},
+		{"no block, one wanted", nil, scrapers.BlockCaptcha, true},
+		{"another kind", captcha, scrapers.BlockRobotCheck, true},
+		{"another site", &scrapers.BlockedError{Site: "Elsewhere", Kind: scrapers.BlockCaptcha}, scrapers.BlockCaptcha, true},
+	} {
+		if r := record(t, func(tb testing.TB) { CheckBlock(tb, c.be, c.kind, "Shop") }); r.errored != c.fails {
+			t.Errorf("%s: failed %v (%q), want %v", c.name, r.errored, r.msg, c.fails)
+		}
+	}
+}

@@ -221,15 +221,7 @@ func TestDetectBlock(t *testing.T) {
 		{"data page mentioning captcha", resp(200, "https://www.tiktok.com/@x", `<script>var c="captcha_verify_container"</script>`+string(scrapertest.Testdata(t, "profile.html"))), ""},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			be := detectBlock(c.r)
-			switch {
-			case c.kind == "" && be != nil:
-				t.Errorf("blocked %v, want none", be)
-			case c.kind != "" && (be == nil || be.Kind != c.kind || be.Site != "TikTok"):
-				t.Errorf("got %v, want %s", be, c.kind)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { scrapertest.CheckBlock(t, detectBlock(c.r), c.kind, "TikTok") })
 	}
 }
 
