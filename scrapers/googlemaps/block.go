@@ -10,7 +10,7 @@ import (
 // detectBlock says whether Google answered with its "unusual traffic" page
 // (/sorry/, reCAPTCHA) or its cookie-consent wall instead of Maps data. A
 // bare 429 is left to the fetcher, which retries it; one that persists
-// becomes a rate-limit block in run.failed.
+// becomes a rate-limit block (scrapers.RateLimited).
 func detectBlock(r *scrapers.Response) *scrapers.BlockedError {
 	blocked := func(kind string) *scrapers.BlockedError {
 		return &scrapers.BlockedError{Site: "Google Maps", Kind: kind, URL: r.Request.URL}

@@ -9,8 +9,8 @@ import (
 
 // detectBlock says whether Indeed answered with a Cloudflare challenge, an
 // hCaptcha or a sign-in wall instead of content. A bare 429 is left to the
-// fetcher, which retries it; one that persists becomes a rate-limit block in
-// run.failed.
+// fetcher, which retries it; one that persists becomes a rate-limit block
+// (scrapers.RateLimited).
 func detectBlock(r *scrapers.Response) *scrapers.BlockedError {
 	blocked := func(kind string) *scrapers.BlockedError {
 		return &scrapers.BlockedError{Site: "Indeed", Kind: kind, URL: r.Request.URL}

@@ -27,7 +27,7 @@ var dataMarkers = [][]byte{
 
 // detectBlock says whether TikTok answered with a captcha or a login wall
 // instead of content. A 429 is left to the fetcher, which retries it; one
-// that persists becomes a rate-limit block in run.failed.
+// that persists becomes a rate-limit block (scrapers.RateLimited).
 func detectBlock(r *scrapers.Response) *scrapers.BlockedError {
 	blocked := func(kind string) *scrapers.BlockedError {
 		return &scrapers.BlockedError{Site: "TikTok", Kind: kind, URL: r.Request.URL}
