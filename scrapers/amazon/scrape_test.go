@@ -79,10 +79,7 @@ func TestScrapeBadArguments(t *testing.T) {
 		{`[1]`, "arguments"},
 	} {
 		err, out, _ := s.run(context.Background(), t, tc.args)
-		var ae *scrapers.ArgError
-		if !errors.As(err, &ae) || ae.Arg != tc.arg {
-			t.Errorf("%s: err = %v, want an argument error naming %s", tc.args, err, tc.arg)
-		}
+		scrapertest.CheckArgError(t, err, tc.arg, tc.args)
 		if len(out.Items) != 0 {
 			t.Errorf("%s: %d items", tc.args, len(out.Items))
 		}

@@ -336,10 +336,7 @@ func TestBadArguments(t *testing.T) {
 		{"reviews", `{"place_ids":"ChIJabcdefghijk"}`, "place_ids"},
 	} {
 		_, err := scrapertest.RunTool(t, p, c.tool, c.args, time.Second)
-		var ae *scrapers.ArgError
-		if !errors.As(err, &ae) || ae.Arg != c.arg {
-			t.Errorf("%s %s: err = %v, want an argument error naming %s", c.tool, c.args, err, c.arg)
-		}
+		scrapertest.CheckArgError(t, err, c.arg, c.tool+" "+c.args)
 	}
 }
 

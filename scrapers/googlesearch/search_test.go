@@ -470,10 +470,7 @@ func TestBadArguments(t *testing.T) {
 		{`[1]`, "arguments"},
 	} {
 		_, _, err := run(t, tl, context.Background(), tc.args)
-		var ae *scrapers.ArgError
-		if !errors.As(err, &ae) || ae.Arg != tc.arg {
-			t.Errorf("%s: err = %v, want an ArgError naming %s", tc.args, err, tc.arg)
-		}
+		scrapertest.CheckArgError(t, err, tc.arg, tc.args)
 	}
 	if g.count.Load() != 0 {
 		t.Fatalf("bad arguments reached Google %d times", g.count.Load())

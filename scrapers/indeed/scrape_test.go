@@ -297,10 +297,7 @@ func TestBadArguments(t *testing.T) {
 		{`{"queries":["a"],"max_pages":2}`, "max_pages"},
 	} {
 		_, err := scrapertest.RunTool(t, p, "scrape", c.args, time.Second)
-		var ae *scrapers.ArgError
-		if !errors.As(err, &ae) || ae.Arg != c.arg {
-			t.Errorf("%s: err = %v, want an argument error naming %s", c.args, err, c.arg)
-		}
+		scrapertest.CheckArgError(t, err, c.arg, c.args)
 	}
 }
 

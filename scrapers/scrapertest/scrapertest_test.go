@@ -367,3 +367,22 @@ func TestCheckBlock(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckArgError(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		err   error
+		fails bool
+	}{
+		{"the argument", scrapers.Argf("urls", "must hold 1 entry"), false},
+		{"wrapped", fmt.Errorf("decoding: %w", scrapers.Argf("urls", "is empty")), false},
+		{"another argument", scrapers.Argf("max_items", "too big"), true},
+		{"no argument error", errors.New("urls is wrong"), true},
+		{"no error", nil, true},
+	} {
+		r := record(t, func(tb testing.TB) { CheckArgError(tb, c.err, "urls", `{"urls":[]}`) })
+		if r.errored != c.fails || (c.fails && !strings.Contains(r.msg, `{"urls":[]}`)) {
+			t.Errorf("%s: failed %v (%q), want %v", c.name, r.errored, r.msg, c.fails)
+		}
+	}
+}

@@ -72,10 +72,7 @@ func TestBadArguments(t *testing.T) {
 		{s.reviews, `{"item_ids":["1","2","3","4","5","6","7","8","9","10","11","12","13","14","15","16","17","18","19","20","21"]}`, "item_ids"},
 	} {
 		err, out, _ := run(context.Background(), t, tc.tool, tc.args)
-		var ae *scrapers.ArgError
-		if !errors.As(err, &ae) || ae.Arg != tc.arg {
-			t.Errorf("%s %s: err = %v, want an argument error naming %s", tc.tool.Name, tc.args, err, tc.arg)
-		}
+		scrapertest.CheckArgError(t, err, tc.arg, tc.tool.Name+" "+tc.args)
 		if len(out.Items) != 0 {
 			t.Errorf("%s: items", tc.args)
 		}

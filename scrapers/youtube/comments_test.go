@@ -206,10 +206,7 @@ func TestCommentsBadArguments(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := scrapertest.RunTool(t, p, "comments", c.args, 5*time.Second)
-		var ae *scrapers.ArgError
-		if !errors.As(err, &ae) || ae.Arg != c.arg {
-			t.Errorf("%s: err = %v, want an argument error naming %s", c.args, err, c.arg)
-		}
+		scrapertest.CheckArgError(t, err, c.arg, c.args)
 	}
 	if r := s.Requests(); len(r) != 0 {
 		t.Errorf("bad arguments reached the site: %q", r)
