@@ -105,15 +105,16 @@ func WaitEnded(ctx context.Context, ends []<-chan struct{}, wait time.Duration) 
 		select {
 		case <-ch:
 		case <-t.C:
-			return countOpen(ends[i:])
+			return CountOpen(ends[i:])
 		case <-ctx.Done():
-			return countOpen(ends[i:])
+			return CountOpen(ends[i:])
 		}
 	}
 	return 0
 }
 
-func countOpen(ends []<-chan struct{}) int {
+// CountOpen is how many of ends have not closed yet.
+func CountOpen(ends []<-chan struct{}) int {
 	n := 0
 	for _, ch := range ends {
 		select {

@@ -108,7 +108,7 @@ func (r registry) Cancel(ctx context.Context, key calls.Key, wait time.Duration)
 				remote = live
 			} // unreachable: keep counting them as running
 		}
-		running := countOpen(local) + len(remote)
+		running := calls.CountOpen(local) + len(remote)
 		if running == 0 {
 			return cancelled, 0, nil
 		}
@@ -116,9 +116,9 @@ func (r registry) Cancel(ctx context.Context, key calls.Key, wait time.Duration)
 		case <-woken:
 		case <-tick.C:
 		case <-deadline.C:
-			return cancelled, countOpen(local) + len(remote), nil
+			return cancelled, calls.CountOpen(local) + len(remote), nil
 		case <-ctx.Done():
-			return cancelled, countOpen(local) + len(remote), nil
+			return cancelled, calls.CountOpen(local) + len(remote), nil
 		}
 	}
 }
@@ -129,18 +129,6 @@ func anySlice(ss []string) []any {
 		a[i] = s
 	}
 	return a
-}
-
-func countOpen(ends []<-chan struct{}) int {
-	n := 0
-	for _, ch := range ends {
-		select {
-		case <-ch:
-		default:
-			n++
-		}
-	}
-	return n
 }
 
 // --- waiting cancellers
