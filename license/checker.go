@@ -119,8 +119,7 @@ func (c *Checker) Check(ctx context.Context, key string) Result {
 
 func (c *Checker) check(ctx context.Context, key string) Result {
 	hash := Hash(key)
-	now := c.now()
-	if e, ok, err := c.store().Load(ctx, hash); err == nil && ok && now.Sub(e.CheckedAt) < c.ttl() && now.Sub(e.CheckedAt) >= 0 {
+	if e, ok, err := c.store().Load(ctx, hash); err == nil && ok && c.fresh(e) {
 		return Result{Verdict: e.Verdict, CheckedAt: e.CheckedAt, Cached: true}
 	}
 	ch := c.flight.DoChan(hash, func() (any, error) {
@@ -138,6 +137,12 @@ func (c *Checker) check(ctx context.Context, key string) Result {
 	}
 }
 
+// fresh reports whether e is recent enough to answer without asking.
+func (c *Checker) fresh(e Entry) bool {
+	age := c.now().Sub(e.CheckedAt)
+	return age >= 0 && age < c.ttl()
+}
+
 // refresh asks the backend (or waits for another replica asking it) and
 // records the answer.
 func (c *Checker) refresh(ctx context.Context, key, hash string) Result {
@@ -152,7 +157,7 @@ func (c *Checker) refresh(ctx context.Context, key, hash string) Result {
 				return c.fallback(ctx, hash, ctx.Err())
 			case <-time.After(25 * time.Millisecond):
 			}
-			if e, ok, err := st.Load(ctx, hash); err == nil && ok && c.now().Sub(e.CheckedAt) < c.ttl() {
+			if e, ok, err := st.Load(ctx, hash); err == nil && ok && c.fresh(e) {
 				return Result{Verdict: e.Verdict, CheckedAt: e.CheckedAt, Cached: true}
 			}
 		}
@@ -160,6 +165,13 @@ func (c *Checker) refresh(ctx context.Context, key, hash string) Result {
 	}
 	if unlock != nil {
 		defer unlock()
+	}
+	if ok && err == nil {
+		// Another replica may have asked and saved its answer between our
+		// cache miss and taking the lock: use it rather than ask again.
+		if e, found, lerr := st.Load(ctx, hash); lerr == nil && found && c.fresh(e) {
+			return Result{Verdict: e.Verdict, CheckedAt: e.CheckedAt, Cached: true}
+		}
 	}
 	bctx, cancel := context.WithTimeout(ctx, c.timeout())
 	defer cancel()
