@@ -23,6 +23,7 @@ import (
 	"github.com/surfsense/pluginhost/license/keygentest"
 	"github.com/surfsense/pluginhost/scrapers"
 	"github.com/surfsense/pluginhost/scrapers/all"
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 	"github.com/surfsense/pluginhost/scrapers/webcrawl"
 )
 
@@ -90,15 +91,8 @@ func mustCall(t *testing.T, cs *mcp.ClientSession, name string, args any) *mcp.C
 	return res
 }
 
-func text(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
-}
+// text is a result's text content.
+var text = scrapertest.Text
 
 func page(t *testing.T, res *mcp.CallToolResult) host.Page {
 	t.Helper()

@@ -166,16 +166,6 @@ func (r *replica) cancel(t testing.TB, key, thread string) (cancelled, still flo
 	return c, s, took
 }
 
-func resultText(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
-}
-
 func (r *replica) redisPart(t testing.TB) string {
 	t.Helper()
 	resp, m := repRequest(t, http.MethodGet, r.URL+"/readyz", "", "")
@@ -212,8 +202,8 @@ func TestReplicasCancelOnOneEndsCallOnAnother(t *testing.T) {
 	}
 	for _, ch := range []<-chan *mcp.CallToolResult{mine, mineOnB} {
 		res := <-ch
-		if !res.IsError || !strings.Contains(resultText(res), "cancelled") {
-			t.Fatalf("cancelled call's result: error=%v %q", res.IsError, resultText(res))
+		if !res.IsError || !strings.Contains(text(res), "cancelled") {
+			t.Fatalf("cancelled call's result: error=%v %q", res.IsError, text(res))
 		}
 	}
 	if took > time.Second {
@@ -224,7 +214,7 @@ func TestReplicasCancelOnOneEndsCallOnAnother(t *testing.T) {
 	// The other license's call on the same thread runs on.
 	select {
 	case res := <-othersOnC:
-		t.Fatalf("another license's call ended: %q", resultText(res))
+		t.Fatalf("another license's call ended: %q", text(res))
 	case <-time.After(100 * time.Millisecond):
 	}
 	if n, _, _ := b.cancel(t, "key-2", "thread-9"); n != 1 {
@@ -385,8 +375,8 @@ func TestReplicasSurviveRedisRestart(t *testing.T) {
 		t.Fatalf("cancel across replicas after recovery = %v, %v still", n, still)
 	}
 	res := <-ch
-	if !res.IsError || !strings.Contains(resultText(res), "cancelled") {
-		t.Fatalf("result: %q", resultText(res))
+	if !res.IsError || !strings.Contains(text(res), "cancelled") {
+		t.Fatalf("result: %q", text(res))
 	}
 	for _, r := range rs {
 		r.callOK(t, "k1")
