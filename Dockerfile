@@ -14,5 +14,6 @@ COPY --from=build /out/pluginhost /pluginhost
 ENV ADDR=0.0.0.0:8000
 EXPOSE 8000 9090
 USER nonroot:nonroot
+HEALTHCHECK --interval=10s --timeout=4s --retries=3 CMD ["/pluginhost", "health"]
 ENTRYPOINT ["/pluginhost"]
 CMD ["serve"]

@@ -18,6 +18,7 @@ Usage:
   pluginhost doctor --host URL --license KEY
                                        check a running host as the SurfSense app would
   pluginhost bench [flags]             measure the host against a bare MCP server
+  pluginhost health [--path /readyz]   exit 0 when a running host answers 200 (container probes)
 
 Run "pluginhost <command> --help" for a command's flags.
 `
@@ -40,6 +41,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return doctor(args[1:], stdout, stderr)
 	case "bench":
 		return bench(args[1:], stdout, stderr)
+	case "health":
+		return health(args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

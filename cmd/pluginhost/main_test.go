@@ -198,6 +198,13 @@ func TestServeWithRedis(t *testing.T) {
 		_ = cmd.Wait()
 	}()
 	waitReady(t, "http://"+addr)
+	var hout, herr bytes.Buffer
+	if code := run([]string{"health", "--addr", addr, "--path", "/readyz"}, &hout, &herr); code != 0 {
+		t.Fatalf("health: %d %s %s", code, hout.String(), herr.String())
+	}
+	if code := run([]string{"health", "--addr", freeAddr(t)}, &hout, &herr); code != 1 {
+		t.Fatalf("health of nothing listening: %d", code)
+	}
 	resp, err := http.Get("http://" + addr + "/readyz")
 	if err != nil {
 		t.Fatal(err)
