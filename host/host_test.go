@@ -590,13 +590,27 @@ func TestRateLimits(t *testing.T) {
 	}})
 	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"work","arguments":{"items":1}}}`
 	auth := map[string][]string{"Authorization": {"License k"}}
-	for i := 0; i < 3; i++ {
+	// One call in flight (the 1st of 3 a minute): a second at the same time
+	// is refused for the cap on calls in flight and uses up no budget.
+	held := make(chan struct{})
+	go func() {
+		defer close(held)
+		post(t, h.URL+"/slow/mcp", auth, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"work","arguments":{"items":1,"wait":true}}}`)
+	}()
+	<-sp.started
+	resp, m := post(t, h.URL+"/slow/mcp", auth, call)
+	if resp.StatusCode != 429 || m["reason"] != "rate_limited" || !strings.Contains(fmt.Sprint(m["message"]), "in flight") {
+		t.Fatalf("a 2nd call in flight with a cap of 1: %d %v", resp.StatusCode, m)
+	}
+	close(sp.release)
+	<-held
+	for i := 1; i < 3; i++ {
 		if resp, m := post(t, h.URL+"/slow/mcp", auth, call); resp.StatusCode != 200 {
 			t.Fatalf("call %d: %d %v", i, resp.StatusCode, m)
 		}
 		<-sp.started
 	}
-	resp, m := post(t, h.URL+"/slow/mcp", auth, call)
+	resp, m = post(t, h.URL+"/slow/mcp", auth, call)
 	if resp.StatusCode != 429 || m["reason"] != "rate_limited" || resp.Header.Get("Retry-After") == "" || m["retry_after_seconds"] == nil {
 		t.Fatalf("4th call in a minute: %d %v %q", resp.StatusCode, m, resp.Header.Get("Retry-After"))
 	}

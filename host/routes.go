@@ -150,14 +150,8 @@ func (h *Host) limitCalls(plugin string) func(http.Handler) http.Handler {
 				return
 			}
 			c, _ := callerFrom(r.Context())
-			ok, retry, err := h.stores.Limits.Allow(r.Context(), c.LicenseHash, plugin, h.cfg.RateLimitFor(plugin))
-			if err != nil {
-				h.log.Warn("rate limiter failed; letting the call through", "err", err)
-			} else if !ok {
-				secs := max(1, int((retry+time.Second-1)/time.Second))
-				h.refuse(w, http.StatusTooManyRequests, "rate_limited", "too many calls to "+plugin+" with this license; wait and try again", secs)
-				return
-			}
+			// The slot first: a call refused for too many in flight does not
+			// use up the per-minute budget.
 			release, ok, err := h.stores.Limits.Acquire(r.Context(), c.LicenseHash, h.cfg.MaxConcurrentCalls)
 			if err != nil {
 				h.log.Warn("concurrency limiter failed; letting the call through", "err", err)
@@ -166,6 +160,14 @@ func (h *Host) limitCalls(plugin string) func(http.Handler) http.Handler {
 				return
 			} else {
 				defer release()
+			}
+			ok, retry, err := h.stores.Limits.Allow(r.Context(), c.LicenseHash, plugin, h.cfg.RateLimitFor(plugin))
+			if err != nil {
+				h.log.Warn("rate limiter failed; letting the call through", "err", err)
+			} else if !ok {
+				secs := max(1, int((retry+time.Second-1)/time.Second))
+				h.refuse(w, http.StatusTooManyRequests, "rate_limited", "too many calls to "+plugin+" with this license; wait and try again", secs)
+				return
 			}
 			next.ServeHTTP(w, r)
 		})
