@@ -3,10 +3,11 @@ package hostbench
 import (
 	"bytes"
 	"context"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/surfsense/pluginhost/internal/redisproc"
 )
 
 // TestRunSmall runs the whole bench at a small size: every measure completes
@@ -15,7 +16,7 @@ import (
 func TestRunSmall(t *testing.T) {
 	var out bytes.Buffer
 	opts := Options{Clients: 4, Calls: 3, Warmup: 1, Rounds: 1, InFlight: 20, Replicas: 5, Timeout: 2 * time.Minute}
-	if _, err := exec.LookPath("redis-server"); err != nil {
+	if redisproc.Binary() == "" {
 		t.Log("redis-server not installed: the replica measure is skipped")
 		opts.Replicas = -1
 	}

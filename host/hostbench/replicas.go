@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,6 +19,7 @@ import (
 	"github.com/surfsense/pluginhost/host"
 	"github.com/surfsense/pluginhost/host/mcpdial"
 	"github.com/surfsense/pluginhost/host/redisstore"
+	"github.com/surfsense/pluginhost/internal/redisproc"
 	"github.com/surfsense/pluginhost/license"
 	"github.com/surfsense/pluginhost/scrapers"
 	"github.com/surfsense/pluginhost/scrapers/all"
@@ -61,7 +60,7 @@ func Replicas(ctx context.Context, runs int, w io.Writer) (ReplicaReport, error)
 	var rep ReplicaReport
 	url := os.Getenv("REDIS_URL")
 	if url == "" {
-		stop, u, err := startRedis(ctx)
+		stop, u, err := startRedis()
 		if err != nil {
 			return rep, err
 		}
@@ -161,40 +160,19 @@ func pct(d []time.Duration, p int) time.Duration {
 	return s[min(len(s)-1, len(s)*p/100)]
 }
 
-// startRedis runs redis-server on a free loopback port, without persistence.
-func startRedis(ctx context.Context) (stop func(), url string, err error) {
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		return nil, "", fmt.Errorf("the replica measure needs Redis: set REDIS_URL or install redis-server (apt-get install redis-server)")
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, "", err
-	}
-	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
-	ln.Close()
+// startRedis runs a private redis-server (internal/redisproc) in a
+// temporary folder.
+func startRedis() (stop func(), url string, err error) {
 	dir, err := os.MkdirTemp("", "pluginhost-bench-redis")
 	if err != nil {
 		return nil, "", err
 	}
-	cmd := exec.CommandContext(ctx, bin, "--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir)
-	if err := cmd.Start(); err != nil {
-		return nil, "", err
-	}
-	stop = func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
+	p, err := redisproc.Start(dir)
+	if err != nil {
 		_ = os.RemoveAll(dir)
+		return nil, "", fmt.Errorf("the replica measure needs Redis: set REDIS_URL or install redis-server: %w", err)
 	}
-	for i := 0; i < 100; i++ {
-		if c, err := net.DialTimeout("tcp", "127.0.0.1:"+port, 100*time.Millisecond); err == nil {
-			c.Close()
-			return stop, "redis://127.0.0.1:" + port + "/0", nil
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	stop()
-	return nil, "", fmt.Errorf("redis-server did not start on port %s", port)
+	return func() { p.Stop(); _ = os.RemoveAll(dir) }, p.URL, nil
 }
 
 // redactURL drops credentials from a Redis URL for messages.

@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"testing"
 	"time"
+
+	"github.com/surfsense/pluginhost/internal/redisproc"
 )
 
 func TestStartAnswers(t *testing.T) {
@@ -17,7 +19,7 @@ func TestStartAnswers(t *testing.T) {
 		t.Fatalf("URL %q is not a redis URL", s.URL)
 	}
 	if s.Kind == KindProcess {
-		if err := ping(s.Addr); err != nil {
+		if err := redisproc.Ping(s.Addr); err != nil {
 			t.Fatalf("PING %s: %v", s.Addr, err)
 		}
 	}
@@ -26,21 +28,21 @@ func TestStartAnswers(t *testing.T) {
 
 func TestProcessKillRestart(t *testing.T) {
 	s := StartProcess(t)
-	if err := ping(s.Addr); err != nil {
+	if err := redisproc.Ping(s.Addr); err != nil {
 		t.Fatalf("PING after start: %v", err)
 	}
 	s.Kill(t)
 	if s.Running() {
 		t.Error("Running after Kill")
 	}
-	if err := ping(s.Addr); err == nil {
+	if err := redisproc.Ping(s.Addr); err == nil {
 		t.Fatal("PING answered after Kill")
 	}
 	s.Restart(t)
 	if !s.Running() {
 		t.Error("not Running after Restart")
 	}
-	if err := ping(s.Addr); err != nil {
+	if err := redisproc.Ping(s.Addr); err != nil {
 		t.Fatalf("PING after Restart: %v", err)
 	}
 }
