@@ -70,11 +70,10 @@ func (h *Host) toolHandler(p scrapers.Plugin, t scrapers.Tool) mcp.ToolHandler {
 		prog := newProgress(ctx, req)
 		call := scrapers.NewCall(prog.report)
 		finished := make(chan error, 1)
-		pid := p.ID
 		go func() {
 			defer func() {
-				if p := recover(); p != nil {
-					h.log.Error("tool panicked", "plugin", pid, "tool", t.Name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				if r := recover(); r != nil {
+					h.log.Error("tool panicked", "plugin", p.ID, "tool", t.Name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 					finished <- fmt.Errorf("the tool failed unexpectedly; the error was logged")
 				}
 			}()
@@ -323,7 +322,6 @@ type progress struct {
 	token any
 	mu    sync.Mutex
 	n     float64
-	last  time.Time
 	msg   string
 	total float64
 }
@@ -364,7 +362,6 @@ func (p *progress) send(message string, total float64) {
 	if total > 0 && n > total {
 		total = 0 // the count went past the tool's estimate: say unknown
 	}
-	p.last = time.Now()
 	p.mu.Unlock()
 	if p.req.Session == nil {
 		return
