@@ -214,6 +214,11 @@ var KnownPluginIDs = []string{"google-search", "web-crawl", "youtube", "tiktok",
 
 // Validate checks the parts of the configuration that depend on each other.
 func (c *Config) Validate() error {
+	return errors.Join(c.validateBackend(), c.validateRest())
+}
+
+// validateBackend checks the license backend's choice and settings.
+func (c *Config) validateBackend() error {
 	var errs []error
 	switch c.License.Backend {
 	case "":
@@ -230,6 +235,12 @@ func (c *Config) Validate() error {
 	default:
 		errs = append(errs, fmt.Errorf("LICENSE_BACKEND=%q: choose keygen, file or dev", c.License.Backend))
 	}
+	return errors.Join(errs...)
+}
+
+// validateRest checks everything but the license backend.
+func (c *Config) validateRest() error {
+	var errs []error
 	if u, err := url.Parse(c.PublicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
 		errs = append(errs, fmt.Errorf("PUBLIC_URL=%q must be an origin such as https://plugins.surfsense.com", c.PublicURL))
 	}

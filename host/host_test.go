@@ -795,3 +795,16 @@ func TestRegistryServedAndNamedInReadyz(t *testing.T) {
 		t.Fatalf("/plugins.json unverified: %d", resp.StatusCode)
 	}
 }
+
+func TestInjectedBackendStillChecksTheRest(t *testing.T) {
+	cfg := host.Defaults()
+	cfg.PublicURL = "ftp://nope"
+	_, err := host.New(cfg, host.Options{Backend: license.Dev{}, Plugins: []all.Constructor{webcrawl.New}})
+	if err == nil || !strings.Contains(err.Error(), "PUBLIC_URL") {
+		t.Fatalf("a bad PUBLIC_URL with an injected backend: %v", err)
+	}
+	cfg.PublicURL = "https://plugins.example.com"
+	if _, err := host.New(cfg, host.Options{Backend: license.Dev{}, Plugins: []all.Constructor{webcrawl.New}}); err != nil {
+		t.Fatalf("no LICENSE_BACKEND is fine with an injected backend: %v", err)
+	}
+}
