@@ -14,7 +14,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"runtime"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -82,11 +81,8 @@ type Stats struct {
 }
 
 func summarise(lat []time.Duration, errors int, elapsed time.Duration) Stats {
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	s := Stats{Calls: len(lat), Errors: errors, Elapsed: elapsed}
+	s := Stats{Calls: len(lat), Errors: errors, Elapsed: elapsed, P50: pct(lat, 50), P99: pct(lat, 99)}
 	if len(lat) > 0 {
-		s.P50 = lat[len(lat)*50/100]
-		s.P99 = lat[min(len(lat)-1, len(lat)*99/100)]
 		s.PerSecond = float64(len(lat)) / elapsed.Seconds()
 	}
 	return s
