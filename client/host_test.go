@@ -16,6 +16,7 @@ import (
 	"github.com/surfsense/pluginhost/host/hosttest"
 	"github.com/surfsense/pluginhost/license"
 	"github.com/surfsense/pluginhost/registry"
+	"github.com/surfsense/pluginhost/scrapers/all"
 )
 
 // keys is a license backend with fixed keys; a key it does not know is
@@ -48,7 +49,7 @@ const (
 
 func startHost(t *testing.T) *hosttest.Host {
 	t.Helper()
-	return hosttest.Start(t, hosttest.Options{Backend: &keys{m: map[string]license.Status{
+	return hosttest.Start(t, hosttest.Options{Plugins: all.Plugins, Backend: &keys{m: map[string]license.Status{
 		validKey: license.Valid, expiredKey: license.Expired, revokedKey: license.Revoked,
 	}}})
 }

@@ -21,7 +21,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/surfsense/pluginhost/host"
-	"github.com/surfsense/pluginhost/scrapers/all"
+	"github.com/surfsense/pluginhost/scrapers"
 )
 
 // knownVars is every variable the host or its plugins read.
@@ -562,7 +562,7 @@ func TestComposeMatchesTheBinary(t *testing.T) {
 func TestProbePathsAreServed(t *testing.T) {
 	cfg := host.Defaults()
 	cfg.License.Backend = "dev"
-	h, err := host.New(cfg, host.Options{Plugins: []all.Constructor{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	h, err := host.New(cfg, host.Options{Plugins: []scrapers.Constructor{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}

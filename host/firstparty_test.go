@@ -7,6 +7,7 @@ import (
 
 	"github.com/surfsense/pluginhost/host/hosttest"
 	"github.com/surfsense/pluginhost/registry"
+	"github.com/surfsense/pluginhost/scrapers/all"
 )
 
 // TestFirstPartyToolsMatchServers mounts every plugin of the build and checks,
@@ -18,7 +19,7 @@ func TestFirstPartyToolsMatchServers(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the first-party list does not pass its check: %v", err)
 	}
-	h := hosttest.Start(t, hosttest.Options{})
+	h := hosttest.Start(t, hosttest.Options{Plugins: all.Plugins})
 	mounted := h.PluginIDs()
 	for id, tools := range listed {
 		if !slices.Contains(mounted, id) {

@@ -28,7 +28,6 @@ import (
 	"github.com/surfsense/pluginhost/license"
 	"github.com/surfsense/pluginhost/oauthpage"
 	"github.com/surfsense/pluginhost/scrapers"
-	"github.com/surfsense/pluginhost/scrapers/all"
 )
 
 // Stores are the state the host shares between replicas when Redis is
@@ -49,8 +48,11 @@ type Stores struct {
 type Options struct {
 	// Logger receives JSON logs; nil is slog.Default().
 	Logger *slog.Logger
-	// Plugins are the constructors to mount; nil is all.Plugins.
-	Plugins []all.Constructor
+	// Plugins are the constructors of the plugins to mount (cmd/pluginhost
+	// passes scrapers/all's list). None mounts none: the host knows no plugin
+	// of its own. An unlisted plugin is mounted only when UNLISTED_PLUGINS
+	// names it.
+	Plugins []scrapers.Constructor
 	// Backend overrides the license backend chosen by Config (tests).
 	Backend license.Backend
 	// Stores overrides the in-memory state (Redis).
@@ -145,11 +147,7 @@ func New(cfg Config, opts Options) (*Host, error) {
 		Timeout: 5 * time.Second, Logger: log,
 		Observe: func(reason string) { h.metrics.verdicts.WithLabelValues(reason).Inc() },
 	}
-	ctors := opts.Plugins
-	if ctors == nil {
-		ctors = all.Plugins
-	}
-	if err := h.mountPlugins(ctors); err != nil {
+	if err := h.mountPlugins(opts.Plugins); err != nil {
 		return nil, err
 	}
 	if h.parts == nil {
@@ -175,7 +173,7 @@ func newBackend(cfg Config, log *slog.Logger) (license.Backend, error) {
 	return nil, fmt.Errorf("LICENSE_BACKEND=%q: choose keygen, file or dev", cfg.License.Backend)
 }
 
-func (h *Host) mountPlugins(ctors []all.Constructor) error {
+func (h *Host) mountPlugins(ctors []scrapers.Constructor) error {
 	env := scrapers.Env{Getenv: h.cfg.Getenv, AllowPrivateNetworks: h.cfg.AllowPrivateNetworks, Logger: h.log}
 	seen := map[string]bool{}
 	var errs []error

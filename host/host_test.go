@@ -22,7 +22,6 @@ import (
 	"github.com/surfsense/pluginhost/license"
 	"github.com/surfsense/pluginhost/license/keygentest"
 	"github.com/surfsense/pluginhost/scrapers"
-	"github.com/surfsense/pluginhost/scrapers/all"
 	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 	"github.com/surfsense/pluginhost/scrapers/webcrawl"
 )
@@ -141,7 +140,7 @@ func keygenHost(t *testing.T, cfg func(*host.Config)) (*hosttest.Host, *keygente
 	t.Cleanup(kg.Close)
 	b, _ := license.NewKeygen(kg.URL, "acct")
 	b.Client = &http.Client{Timeout: time.Second}
-	h := hosttest.Start(t, hosttest.Options{Plugins: []all.Constructor{webcrawl.New}, Backend: b, Config: cfg})
+	h := hosttest.Start(t, hosttest.Options{Plugins: []scrapers.Constructor{webcrawl.New}, Backend: b, Config: cfg})
 	return h, kg
 }
 
@@ -221,7 +220,7 @@ func TestLicenseVerdictBody(t *testing.T) {
 }
 
 func TestToolsListAndAnnotations(t *testing.T) {
-	h := hosttest.Start(t, hosttest.Options{Plugins: []all.Constructor{webcrawl.New}})
+	h := hosttest.Start(t, hosttest.Options{Plugins: []scrapers.Constructor{webcrawl.New}})
 	cs := h.Connect(t, "web-crawl", "k", nil)
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
@@ -266,7 +265,7 @@ func crawlSite(t *testing.T) (*httptest.Server, *atomic.Int64) {
 
 func TestCrawlEndToEndStructuredAndTextOnly(t *testing.T) {
 	site, _ := crawlSite(t)
-	h := hosttest.Start(t, hosttest.Options{Plugins: []all.Constructor{webcrawl.New}})
+	h := hosttest.Start(t, hosttest.Options{Plugins: []scrapers.Constructor{webcrawl.New}})
 	args := map[string]any{"start_urls": []string{site.URL + "/a", site.URL + "/b"}}
 
 	res := mustCall(t, h.Connect(t, "web-crawl", "k", nil), "crawl", args)
@@ -295,7 +294,7 @@ func TestCrawlEndToEndStructuredAndTextOnly(t *testing.T) {
 }
 
 func TestBadArgumentsAndUnknownTool(t *testing.T) {
-	h := hosttest.Start(t, hosttest.Options{Plugins: []all.Constructor{webcrawl.New}})
+	h := hosttest.Start(t, hosttest.Options{Plugins: []scrapers.Constructor{webcrawl.New}})
 	cs := h.Connect(t, "web-crawl", "k", nil)
 	for _, c := range []struct {
 		args any
@@ -318,7 +317,7 @@ func TestBadArgumentsAndUnknownTool(t *testing.T) {
 }
 
 func TestMalformedRequests(t *testing.T) {
-	h := hosttest.Start(t, hosttest.Options{Plugins: []all.Constructor{webcrawl.New}})
+	h := hosttest.Start(t, hosttest.Options{Plugins: []scrapers.Constructor{webcrawl.New}})
 	auth := map[string][]string{"Authorization": {"License k"}}
 	url := h.URL + "/web-crawl/mcp"
 	for _, body := range []string{`{not json`, `[]`, `{"jsonrpc":"2.0","id":1}`, "\xff\xfe", `{"jsonrpc":"1.0","id":1,"method":"tools/list"}`} {
@@ -361,7 +360,7 @@ func TestMalformedRequests(t *testing.T) {
 
 func TestCancelEndsThreadCallsOfSameLicenseOnly(t *testing.T) {
 	sp := newSlow()
-	h := hosttest.Start(t, hosttest.Options{Plugins: []all.Constructor{sp.ctor}})
+	h := hosttest.Start(t, hosttest.Options{Plugins: []scrapers.Constructor{sp.ctor}})
 	thread := http.Header{"X-Surfsense-Thread": {"thread-1"}}
 	results := make(chan *mcp.CallToolResult, 3)
 	for _, key := range []string{"alice", "alice", "bob"} {
@@ -417,7 +416,7 @@ func TestCancelEndsThreadCallsOfSameLicenseOnly(t *testing.T) {
 
 func TestCancelledCrawlSendsNoMoreRequests(t *testing.T) {
 	site, hits := crawlSite(t)
-	h := hosttest.Start(t, hosttest.Options{Plugins: []all.Constructor{webcrawl.New}})
+	h := hosttest.Start(t, hosttest.Options{Plugins: []scrapers.Constructor{webcrawl.New}})
 	cs := h.Connect(t, "web-crawl", "k", http.Header{"X-Surfsense-Thread": {"t-crawl"}})
 	done := make(chan *mcp.CallToolResult, 1)
 	go func() {
@@ -446,7 +445,7 @@ func TestCancelledCrawlSendsNoMoreRequests(t *testing.T) {
 
 func TestClientGoneCancelsCall(t *testing.T) {
 	sp := newSlow()
-	h := hosttest.Start(t, hosttest.Options{Plugins: []all.Constructor{sp.ctor}})
+	h := hosttest.Start(t, hosttest.Options{Plugins: []scrapers.Constructor{sp.ctor}})
 	cs := h.Connect(t, "slow", "k", nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
@@ -468,7 +467,7 @@ func TestProgressNotifications(t *testing.T) {
 	host.ProgressInterval = 50 * time.Millisecond
 	defer func() { host.ProgressInterval = old }()
 	sp := newSlow()
-	h := hosttest.Start(t, hosttest.Options{Plugins: []all.Constructor{sp.ctor}})
+	h := hosttest.Start(t, hosttest.Options{Plugins: []scrapers.Constructor{sp.ctor}})
 	var mu sync.Mutex
 	var got []float64
 	cs, err := hosttest.Connect(context.Background(), h.URL+"/slow/mcp", "k", nil, &mcp.ClientOptions{
@@ -506,7 +505,7 @@ func TestProgressNotifications(t *testing.T) {
 
 func TestDeadlineGivesPartialResult(t *testing.T) {
 	sp := newSlow()
-	h := hosttest.Start(t, hosttest.Options{Plugins: []all.Constructor{sp.ctor}, Config: func(c *host.Config) { c.CallDeadline = 300 * time.Millisecond }})
+	h := hosttest.Start(t, hosttest.Options{Plugins: []scrapers.Constructor{sp.ctor}, Config: func(c *host.Config) { c.CallDeadline = 300 * time.Millisecond }})
 	cs := h.Connect(t, "slow", "k", nil)
 	res := mustCall(t, cs, "work", map[string]any{"items": 3, "wait": true})
 	if res.IsError {
@@ -524,7 +523,7 @@ func TestDeadlineGivesPartialResult(t *testing.T) {
 
 func TestBlockedAndEmptyAreToolErrors(t *testing.T) {
 	sp := newSlow()
-	h := hosttest.Start(t, hosttest.Options{Plugins: []all.Constructor{sp.ctor}})
+	h := hosttest.Start(t, hosttest.Options{Plugins: []scrapers.Constructor{sp.ctor}})
 	cs := h.Connect(t, "slow", "k", nil)
 	res := mustCall(t, cs, "work", map[string]any{"items": 0, "fail": "captcha"})
 	if !res.IsError || !strings.Contains(text(res), "Example") || !strings.Contains(text(res), "captcha") {
@@ -542,7 +541,7 @@ func TestBlockedAndEmptyAreToolErrors(t *testing.T) {
 
 func TestLargeResultsPagedByOwnerOnly(t *testing.T) {
 	sp := newSlow()
-	h := hosttest.Start(t, hosttest.Options{Plugins: []all.Constructor{sp.ctor, webcrawl.New}, Config: func(c *host.Config) { c.ResultMaxBytes = 4096 }})
+	h := hosttest.Start(t, hosttest.Options{Plugins: []scrapers.Constructor{sp.ctor, webcrawl.New}, Config: func(c *host.Config) { c.ResultMaxBytes = 4096 }})
 	cs := h.Connect(t, "slow", "alice", nil)
 	res := mustCall(t, cs, "work", map[string]any{"items": 50, "size": 500})
 	p := page(t, res)
@@ -584,7 +583,7 @@ func TestLargeResultsPagedByOwnerOnly(t *testing.T) {
 
 func TestRateLimits(t *testing.T) {
 	sp := newSlow()
-	h := hosttest.Start(t, hosttest.Options{Plugins: []all.Constructor{sp.ctor}, Config: func(c *host.Config) {
+	h := hosttest.Start(t, hosttest.Options{Plugins: []scrapers.Constructor{sp.ctor}, Config: func(c *host.Config) {
 		c.RateLimitPerMinute = 3
 		c.MaxConcurrentCalls = 1
 	}})
@@ -627,7 +626,7 @@ func TestRateLimits(t *testing.T) {
 
 func TestDrainCancelsCallsAfterWait(t *testing.T) {
 	sp := newSlow()
-	h := hosttest.Start(t, hosttest.Options{Plugins: []all.Constructor{sp.ctor}})
+	h := hosttest.Start(t, hosttest.Options{Plugins: []scrapers.Constructor{sp.ctor}})
 	cs := h.Connect(t, "slow", "k", nil)
 	done := make(chan *mcp.CallToolResult, 1)
 	go func() {
@@ -661,7 +660,7 @@ func mustReq(method, url string) *http.Request {
 
 func TestHealthReadyAndMetrics(t *testing.T) {
 	sp := newSlow()
-	h := hosttest.Start(t, hosttest.Options{Plugins: []all.Constructor{sp.ctor}})
+	h := hosttest.Start(t, hosttest.Options{Plugins: []scrapers.Constructor{sp.ctor}})
 	if resp, _ := do(t, mustReq(http.MethodGet, h.URL+"/healthz")); resp.StatusCode != 200 {
 		t.Fatal("healthz")
 	}
@@ -698,7 +697,7 @@ func TestNoLicenseKeyInLogs(t *testing.T) {
 	logger := slog.New(slog.NewJSONHandler(lockedWriter{&buf, &mu}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	site, _ := crawlSite(t)
 	const key = "SECRET-KEY-0123456789"
-	h := hosttest.Start(t, hosttest.Options{Plugins: []all.Constructor{webcrawl.New}, Logger: logger})
+	h := hosttest.Start(t, hosttest.Options{Plugins: []scrapers.Constructor{webcrawl.New}, Logger: logger})
 	cs := h.Connect(t, "web-crawl", key, http.Header{"X-Surfsense-Thread": {"t"}})
 	mustCall(t, cs, "crawl", map[string]any{"start_urls": []string{site.URL + "/a"}})
 	post(t, h.URL+"/cancel", map[string][]string{"Authorization": {"License " + key}}, `{"thread_id":"t"}`)
@@ -751,7 +750,7 @@ func TestConfigFromEnv(t *testing.T) {
 }
 
 func TestOAuthPagesMounted(t *testing.T) {
-	h := hosttest.Start(t, hosttest.Options{Plugins: []all.Constructor{webcrawl.New}, Config: func(c *host.Config) { c.PublicURL = "https://plugins.example.com" }})
+	h := hosttest.Start(t, hosttest.Options{Plugins: []scrapers.Constructor{webcrawl.New}, Config: func(c *host.Config) { c.PublicURL = "https://plugins.example.com" }})
 	resp, doc := do(t, mustReq(http.MethodGet, h.URL+"/oauth/client.json"))
 	if resp.StatusCode != 200 || doc["client_id"] != "https://plugins.example.com/oauth/client.json" {
 		t.Fatalf("client.json: %d %v", resp.StatusCode, doc)
@@ -771,7 +770,7 @@ func TestOAuthPagesMounted(t *testing.T) {
 }
 
 func TestRegistryServedAndNamedInReadyz(t *testing.T) {
-	h := hosttest.Start(t, hosttest.Options{Plugins: []all.Constructor{webcrawl.New}})
+	h := hosttest.Start(t, hosttest.Options{Plugins: []scrapers.Constructor{webcrawl.New}})
 	resp, body := do(t, mustReq(http.MethodGet, h.URL+"/readyz"))
 	parts, _ := body["parts"].(map[string]any)
 	if resp.StatusCode != 200 || parts["registry"] != "ok" || parts["oauth"] != "ok" {
@@ -785,7 +784,7 @@ func TestRegistryServedAndNamedInReadyz(t *testing.T) {
 		t.Fatalf("/first-party/plugins.json: %d", resp.StatusCode)
 	}
 	// A registry that does not verify: 503, named in /readyz, which stays 200.
-	bad := hosttest.Start(t, hosttest.Options{Plugins: []all.Constructor{webcrawl.New}, Config: func(c *host.Config) { c.RegistryDir = t.TempDir() }})
+	bad := hosttest.Start(t, hosttest.Options{Plugins: []scrapers.Constructor{webcrawl.New}, Config: func(c *host.Config) { c.RegistryDir = t.TempDir() }})
 	resp, body = do(t, mustReq(http.MethodGet, bad.URL+"/readyz"))
 	parts, _ = body["parts"].(map[string]any)
 	if resp.StatusCode != 200 || !strings.HasPrefix(fmt.Sprint(parts["registry"]), "unverified") {
@@ -799,12 +798,12 @@ func TestRegistryServedAndNamedInReadyz(t *testing.T) {
 func TestInjectedBackendStillChecksTheRest(t *testing.T) {
 	cfg := host.Defaults()
 	cfg.PublicURL = "ftp://nope"
-	_, err := host.New(cfg, host.Options{Backend: license.Dev{}, Plugins: []all.Constructor{webcrawl.New}})
+	_, err := host.New(cfg, host.Options{Backend: license.Dev{}, Plugins: []scrapers.Constructor{webcrawl.New}})
 	if err == nil || !strings.Contains(err.Error(), "PUBLIC_URL") {
 		t.Fatalf("a bad PUBLIC_URL with an injected backend: %v", err)
 	}
 	cfg.PublicURL = "https://plugins.example.com"
-	if _, err := host.New(cfg, host.Options{Backend: license.Dev{}, Plugins: []all.Constructor{webcrawl.New}}); err != nil {
+	if _, err := host.New(cfg, host.Options{Backend: license.Dev{}, Plugins: []scrapers.Constructor{webcrawl.New}}); err != nil {
 		t.Fatalf("no LICENSE_BACKEND is fine with an injected backend: %v", err)
 	}
 }

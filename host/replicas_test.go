@@ -27,7 +27,6 @@ import (
 	"github.com/surfsense/pluginhost/license"
 	"github.com/surfsense/pluginhost/license/keygentest"
 	"github.com/surfsense/pluginhost/scrapers"
-	"github.com/surfsense/pluginhost/scrapers/all"
 )
 
 // repPlugin is the test plugin "slow" of one replica: its tool "work"
@@ -84,7 +83,7 @@ func startReplicas(t testing.TB, url string, n int, backend license.Backend, tim
 		t.Cleanup(func() { _ = st.Close() })
 		p := newRepPlugin()
 		h := hosttest.Start(t, hosttest.Options{
-			Plugins: []all.Constructor{p.ctor}, Backend: backend, Config: cfg,
+			Plugins: []scrapers.Constructor{p.ctor}, Backend: backend, Config: cfg,
 			Stores: host.Stores{Licenses: st.Licenses(), Calls: st.Calls(), Results: st.Results(), Limits: st.Limiter(), Health: st.Check},
 		})
 		out = append(out, &replica{Host: h, store: st, plugin: p})

@@ -14,6 +14,7 @@ import (
 
 	"github.com/surfsense/pluginhost/host"
 	"github.com/surfsense/pluginhost/host/hosttest"
+	"github.com/surfsense/pluginhost/scrapers/all"
 )
 
 // TestEveryToolOnASlowSite calls every tool of every first-party plugin
@@ -37,7 +38,7 @@ func TestEveryToolOnASlowSite(t *testing.T) {
 	for _, id := range []string{"GOOGLE_SEARCH", "YOUTUBE", "TIKTOK", "GOOGLE_MAPS", "AMAZON", "WALMART", "INDEED"} {
 		env[id+"_BASE_URL"] = slow.URL
 	}
-	h := hosttest.Start(t, hosttest.Options{Env: env, Config: func(c *host.Config) { c.CallDeadline = 1200 * time.Millisecond }})
+	h := hosttest.Start(t, hosttest.Options{Plugins: all.Plugins, Env: env, Config: func(c *host.Config) { c.CallDeadline = 1200 * time.Millisecond }})
 	calls := []struct {
 		plugin, tool string
 		args         map[string]any

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/surfsense/pluginhost/scrapers/netguard"
+	"github.com/surfsense/pluginhost/internal/netguard"
 )
 
 // specialUseSuffixes are names that never point at a public server:

@@ -18,7 +18,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/surfsense/pluginhost/scrapers/netguard"
+	"github.com/surfsense/pluginhost/internal/netguard"
 )
 
 // Site describes one site a plugin scrapes. Zero numeric fields take the

@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/surfsense/pluginhost/scrapers/netguard"
+	"github.com/surfsense/pluginhost/internal/netguard"
 )
 
 // testEnv is an Env reading vars, allowed to reach loopback stand-ins.

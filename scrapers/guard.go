@@ -10,7 +10,7 @@ import (
 
 	whatwg "github.com/nlnwa/whatwg-url/url"
 
-	"github.com/surfsense/pluginhost/scrapers/netguard"
+	"github.com/surfsense/pluginhost/internal/netguard"
 )
 
 // urlParser is the parser colly sends requests with; the fetcher judges a URL

@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"os"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -30,6 +29,10 @@ type Plugin struct {
 	// Tools are the plugin's tools, in the order tools/list shows them.
 	Tools []Tool
 }
+
+// Constructor builds a plugin from its environment. The host calls it once,
+// at start, for each plugin it is given.
+type Constructor func(env Env) (Plugin, error)
 
 // Tool is one MCP tool. Build it with [NewTool] so that its input schema and
 // argument decoding come from one Go type.
@@ -95,11 +98,6 @@ type Env struct {
 	AllowPrivateNetworks bool
 	// Logger receives the fetching layer's logs. Nil discards them.
 	Logger *slog.Logger
-}
-
-// OSEnv is an Env reading the process environment.
-func OSEnv() Env {
-	return Env{Getenv: os.Getenv, AllowPrivateNetworks: strings.EqualFold(os.Getenv("ALLOW_PRIVATE_NETWORKS"), "true"), Logger: slog.Default()}
 }
 
 // Get returns the configuration value name, or "".

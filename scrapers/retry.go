@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/surfsense/pluginhost/scrapers/netguard"
+	"github.com/surfsense/pluginhost/internal/netguard"
 )
 
 // Retry defaults; a Site's fields override them.

@@ -9,7 +9,7 @@ import (
 	"os/signal"
 	"time"
 
-	"github.com/surfsense/pluginhost/host/hostbench"
+	"github.com/surfsense/pluginhost/bench/hostbench"
 )
 
 // bench measures the host in process against a bare MCP server serving the

@@ -9,6 +9,7 @@ import (
 
 	"github.com/surfsense/pluginhost/host"
 	"github.com/surfsense/pluginhost/host/redisstore"
+	"github.com/surfsense/pluginhost/scrapers/all"
 )
 
 // buildHost assembles the host from its configuration: with REDIS_URL, the
@@ -16,7 +17,7 @@ import (
 // memory while Redis cannot be reached); without, everything is in memory.
 func buildHost(ctx context.Context, cfg host.Config, logger *slog.Logger) (*host.Host, func(), error) {
 	reg := prometheus.NewRegistry()
-	opts := host.Options{Logger: logger, Metrics: reg}
+	opts := host.Options{Logger: logger, Metrics: reg, Plugins: all.Plugins}
 	cleanup := func() {}
 	if cfg.RedisURL != "" {
 		rs, err := redisstore.New(ctx, cfg.RedisURL, redisstore.Options{Logger: logger, Registerer: reg})

@@ -16,14 +16,14 @@ import (
 	"github.com/surfsense/pluginhost/host"
 	"github.com/surfsense/pluginhost/host/mcpdial"
 	"github.com/surfsense/pluginhost/license"
-	"github.com/surfsense/pluginhost/scrapers/all"
+	"github.com/surfsense/pluginhost/scrapers"
 )
 
-// Options configure a test host. The zero value mounts every plugin with the
-// dev license backend (any non-empty key is valid).
+// Options configure a test host. The zero value mounts no plugin and checks
+// keys with the dev license backend (any non-empty key is valid).
 type Options struct {
-	// Plugins to mount; nil mounts all.Plugins.
-	Plugins []all.Constructor
+	// Plugins to mount (scrapers/all.Plugins for every one).
+	Plugins []scrapers.Constructor
 	// Env is what plugins read (AMAZON_BASE_URL, SEARXNG_URL, …).
 	Env map[string]string
 	// Backend checks keys; nil is license.Dev{}.

@@ -14,12 +14,9 @@ import (
 	"github.com/surfsense/pluginhost/scrapers/youtube"
 )
 
-// Constructor builds a plugin from the environment.
-type Constructor func(env scrapers.Env) (scrapers.Plugin, error)
-
 // Plugins is every plugin, listed ones and unlisted ones alike; the host
 // mounts a plugin whose Unlisted is true only when UNLISTED_PLUGINS names it.
-var Plugins = []Constructor{
+var Plugins = []scrapers.Constructor{
 	amazon.New,
 	googlemaps.New,
 	googlesearch.New,

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/surfsense/pluginhost/host/hosttest"
 	"github.com/surfsense/pluginhost/scrapers/amazon"
 	"github.com/surfsense/pluginhost/scrapers/scrapertest"
-	"github.com/surfsense/pluginhost/scrapers/scrapertest/hosted"
 )
 
 // TestEndToEnd calls the scrape tool through a real host (license, MCP over
@@ -33,7 +33,7 @@ func TestEndToEnd(t *testing.T) {
 	}))
 	defer site.Close()
 
-	cs := hosted.Connect(t, "amazon", amazon.New, map[string]string{"AMAZON_BASE_URL": site.URL}, nil)
+	cs := hosttest.ConnectPlugin(t, "amazon", amazon.New, map[string]string{"AMAZON_BASE_URL": site.URL}, nil)
 
 	if titles := scrapertest.ToolTitles(t, cs); titles["scrape"] != "Scrape Amazon" {
 		t.Fatalf("no scrape tool titled Scrape Amazon among %v", titles)

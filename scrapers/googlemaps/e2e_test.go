@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/surfsense/pluginhost/host/hosttest"
 	"github.com/surfsense/pluginhost/scrapers/googlemaps"
 	"github.com/surfsense/pluginhost/scrapers/scrapertest"
-	"github.com/surfsense/pluginhost/scrapers/scrapertest/hosted"
 )
 
 // TestEndToEnd calls both tools through a real host (license, MCP over HTTP,
@@ -37,7 +37,7 @@ func TestEndToEnd(t *testing.T) {
 	}))
 	defer site.Close()
 
-	cs := hosted.Connect(t, "google-maps", googlemaps.New, map[string]string{"GOOGLE_MAPS_BASE_URL": site.URL}, nil)
+	cs := hosttest.ConnectPlugin(t, "google-maps", googlemaps.New, map[string]string{"GOOGLE_MAPS_BASE_URL": site.URL}, nil)
 
 	titles := scrapertest.ToolTitles(t, cs)
 	if titles["scrape"] != "Scrape Google Maps" || titles["reviews"] != "Google Maps reviews" {

@@ -9,9 +9,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/surfsense/pluginhost/host/hosttest"
 	"github.com/surfsense/pluginhost/scrapers/googlesearch"
 	"github.com/surfsense/pluginhost/scrapers/scrapertest"
-	"github.com/surfsense/pluginhost/scrapers/scrapertest/hosted"
 )
 
 // TestEndToEnd calls the search tool through a real host (license, MCP over
@@ -39,7 +39,7 @@ func TestEndToEnd(t *testing.T) {
 	defer searx.Close()
 
 	connect := func(env map[string]string) *mcp.ClientSession {
-		return hosted.Connect(t, "google-search", googlesearch.New, env, nil)
+		return hosttest.ConnectPlugin(t, "google-search", googlesearch.New, env, nil)
 	}
 	cs := connect(map[string]string{"GOOGLE_SEARCH_BASE_URL": google.URL})
 

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/surfsense/pluginhost/host/hosttest"
 	"github.com/surfsense/pluginhost/scrapers/indeed"
 	"github.com/surfsense/pluginhost/scrapers/scrapertest"
-	"github.com/surfsense/pluginhost/scrapers/scrapertest/hosted"
 )
 
 // TestEndToEnd calls the scrape tool through a real host (license, MCP over
@@ -32,7 +32,7 @@ func TestEndToEnd(t *testing.T) {
 	}))
 	defer site.Close()
 
-	cs := hosted.Connect(t, "indeed", indeed.New, map[string]string{"INDEED_BASE_URL": site.URL}, nil)
+	cs := hosttest.ConnectPlugin(t, "indeed", indeed.New, map[string]string{"INDEED_BASE_URL": site.URL}, nil)
 
 	if titles := scrapertest.ToolTitles(t, cs); titles["scrape"] != "Scrape Indeed" {
 		t.Fatalf("no scrape tool titled Scrape Indeed among %v", titles)

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/surfsense/pluginhost/host/hosttest"
 	"github.com/surfsense/pluginhost/scrapers/scrapertest"
-	"github.com/surfsense/pluginhost/scrapers/scrapertest/hosted"
 	"github.com/surfsense/pluginhost/scrapers/tiktok"
 )
 
@@ -28,7 +28,7 @@ func TestEndToEnd(t *testing.T) {
 	}))
 	defer site.Close()
 
-	cs := hosted.Connect(t, "tiktok", tiktok.New, map[string]string{"TIKTOK_BASE_URL": site.URL}, nil)
+	cs := hosttest.ConnectPlugin(t, "tiktok", tiktok.New, map[string]string{"TIKTOK_BASE_URL": site.URL}, nil)
 
 	if titles := scrapertest.ToolTitles(t, cs); titles["scrape"] != "Scrape TikTok" {
 		t.Fatalf("no scrape tool titled Scrape TikTok among %v", titles)

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/surfsense/pluginhost/host/hosttest"
 	"github.com/surfsense/pluginhost/scrapers/scrapertest"
-	"github.com/surfsense/pluginhost/scrapers/scrapertest/hosted"
 	"github.com/surfsense/pluginhost/scrapers/walmart"
 )
 
@@ -32,7 +32,7 @@ func TestEndToEnd(t *testing.T) {
 	}))
 	defer site.Close()
 
-	cs := hosted.Connect(t, "walmart", walmart.New, map[string]string{"WALMART_BASE_URL": site.URL}, nil)
+	cs := hosttest.ConnectPlugin(t, "walmart", walmart.New, map[string]string{"WALMART_BASE_URL": site.URL}, nil)
 
 	titles := scrapertest.ToolTitles(t, cs)
 	if titles["scrape"] != "Scrape Walmart" || titles["reviews"] != "Walmart reviews" {

@@ -7,8 +7,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/surfsense/pluginhost/internal/netguard"
 	"github.com/surfsense/pluginhost/scrapers"
-	"github.com/surfsense/pluginhost/scrapers/netguard"
 )
 
 // Limits of the crawl tool's arguments (CONTRACTS.md, SurfSense's scraper API).

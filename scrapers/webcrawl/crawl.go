@@ -1,7 +1,7 @@
 // Package webcrawl is the web-crawl plugin: it crawls from start URLs, within
 // depth and page limits and URL patterns, and returns each page as Markdown
 // with its title, description, language and links. Every connection goes
-// through the SSRF guard (scrapers/netguard), after redirects too.
+// through the SSRF guard (internal/netguard), after redirects too.
 package webcrawl
 
 import (
@@ -18,8 +18,8 @@ import (
 
 	"github.com/gocolly/colly/v2"
 
+	"github.com/surfsense/pluginhost/internal/netguard"
 	"github.com/surfsense/pluginhost/scrapers"
-	"github.com/surfsense/pluginhost/scrapers/netguard"
 )
 
 // ID is the plugin's id.

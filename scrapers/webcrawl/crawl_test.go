@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/surfsense/pluginhost/internal/netguard"
 	"github.com/surfsense/pluginhost/scrapers"
-	"github.com/surfsense/pluginhost/scrapers/netguard"
 	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 )
 

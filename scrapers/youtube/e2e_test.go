@@ -11,8 +11,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/surfsense/pluginhost/host"
+	"github.com/surfsense/pluginhost/host/hosttest"
 	"github.com/surfsense/pluginhost/scrapers/scrapertest"
-	"github.com/surfsense/pluginhost/scrapers/scrapertest/hosted"
 	"github.com/surfsense/pluginhost/scrapers/youtube"
 )
 
@@ -64,7 +64,7 @@ func e2eSite(t *testing.T) *httptest.Server {
 
 func e2eHost(t *testing.T, deadline time.Duration) *mcp.ClientSession {
 	site := e2eSite(t)
-	return hosted.Connect(t, "youtube", youtube.New, map[string]string{"YOUTUBE_BASE_URL": site.URL}, func(c *host.Config) {
+	return hosttest.ConnectPlugin(t, "youtube", youtube.New, map[string]string{"YOUTUBE_BASE_URL": site.URL}, func(c *host.Config) {
 		if deadline > 0 {
 			c.CallDeadline = deadline
 		}

@@ -1,4 +1,4 @@
-package hosted_test
+package hosttest_test
 
 import (
 	"context"
@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/surfsense/pluginhost/host"
+	"github.com/surfsense/pluginhost/host/hosttest"
 	"github.com/surfsense/pluginhost/scrapers"
 	"github.com/surfsense/pluginhost/scrapers/scrapertest"
-	"github.com/surfsense/pluginhost/scrapers/scrapertest/hosted"
 )
 
 type waitArgs struct {
@@ -35,7 +35,7 @@ func newWaiter(env scrapers.Env) (scrapers.Plugin, error) {
 }
 
 func TestConnect(t *testing.T) {
-	cs := hosted.Connect(t, "waiter", newWaiter, map[string]string{"WAITER_BASE_URL": "http://stand-in"}, func(c *host.Config) {
+	cs := hosttest.ConnectPlugin(t, "waiter", newWaiter, map[string]string{"WAITER_BASE_URL": "http://stand-in"}, func(c *host.Config) {
 		c.CallDeadline = 300 * time.Millisecond
 	})
 	if titles := scrapertest.ToolTitles(t, cs); titles["wait"] != "Wait" {

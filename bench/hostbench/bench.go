@@ -26,7 +26,6 @@ import (
 	"github.com/surfsense/pluginhost/host/mcpdial"
 	"github.com/surfsense/pluginhost/license"
 	"github.com/surfsense/pluginhost/scrapers"
-	"github.com/surfsense/pluginhost/scrapers/all"
 	"github.com/surfsense/pluginhost/scrapers/webcrawl"
 )
 
@@ -123,7 +122,7 @@ func Run(ctx context.Context, opts Options, w io.Writer) (Report, error) {
 	cfg.Getenv = func(k string) string { return env[k] }
 	// A stand-in Keygen: every key valid; after the first check each call's
 	// license check is answered from the cache, as in production.
-	h, err := host.New(cfg, host.Options{Logger: quiet, Plugins: []all.Constructor{webcrawl.New}, Backend: license.Dev{}})
+	h, err := host.New(cfg, host.Options{Logger: quiet, Plugins: []scrapers.Constructor{webcrawl.New}, Backend: license.Dev{}})
 	if err != nil {
 		return rep, err
 	}

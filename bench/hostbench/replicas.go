@@ -22,7 +22,6 @@ import (
 	"github.com/surfsense/pluginhost/internal/redisproc"
 	"github.com/surfsense/pluginhost/license"
 	"github.com/surfsense/pluginhost/scrapers"
-	"github.com/surfsense/pluginhost/scrapers/all"
 )
 
 // ReplicaReport is what the three-replica measure found.
@@ -85,7 +84,7 @@ func Replicas(ctx context.Context, runs int, w io.Writer) (ReplicaReport, error)
 		cfg := host.Defaults()
 		cfg.License.Backend = "dev"
 		cfg.RateLimitPerMinute, cfg.MaxConcurrentCalls = 0, 0
-		h, err := host.New(cfg, host.Options{Logger: quiet, Plugins: []all.Constructor{wt.ctor}, Backend: license.Dev{},
+		h, err := host.New(cfg, host.Options{Logger: quiet, Plugins: []scrapers.Constructor{wt.ctor}, Backend: license.Dev{},
 			Stores: host.Stores{Licenses: st.Licenses(), Calls: st.Calls(), Results: st.Results(), Limits: st.Limiter(), Health: st.Check}})
 		if err != nil {
 			return rep, err
