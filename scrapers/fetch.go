@@ -110,6 +110,7 @@ type Fetcher struct {
 	guardedDial func(ctx context.Context, network, addr string) (net.Conn, error)
 	proxyDialer *net.Dialer
 	lookup      lookupFunc
+	upstream    func(context.Context, Upstream) // Env.Upstream; nil reports nothing
 }
 
 // NewFetcher makes the fetcher for site from env: <ID>_BASE_URL, then
@@ -128,6 +129,7 @@ func NewFetcher(env Env, site Site) (*Fetcher, error) {
 		maxRetryAfter: orDefault(site.MaxRetryAfter, defaultMaxRetryAfter),
 		timeout:       orDefault(site.Timeout, 30*time.Second),
 		limit:         newLimiter(orDefault(site.MaxConcurrent, 4), site.MinInterval),
+		upstream:      env.Upstream,
 		profile:       randomProfile(),
 		lookup:        net.DefaultResolver.LookupNetIP,
 	}
@@ -271,12 +273,16 @@ func (f *Fetcher) Do(ctx context.Context, req *Request) (*Response, error) {
 			return nil, f.stopped(ctx, req.URL)
 		}
 		px := f.proxies.pick()
+		began := time.Now()
 		resp, err := f.attempt(ctx, u, req, method, px)
+		rep := f.report(ctx, u, method, attempt, px, began, resp, err)
 		if ctx.Err() != nil {
+			rep.done(OutcomeCancelled, "")
 			return nil, f.stopped(ctx, req.URL)
 		}
 		last := attempt >= f.attempts
 		if err != nil {
+			rep.done(errorOutcome(err), "")
 			if last || !retryableError(err) {
 				return nil, &SiteError{Site: f.site.Name, URL: req.URL, Err: err}
 			}
@@ -293,6 +299,7 @@ func (f *Fetcher) Do(ctx context.Context, req *Request) (*Response, error) {
 				if be.URL == "" {
 					be.URL = req.URL
 				}
+				rep.done(OutcomeBlocked, be.Kind)
 				if !last && f.proxies.len() > 1 {
 					f.log.Info("blocked; trying another proxy", "url", logURL(u), "kind", be.Kind, "attempt", attempt, "proxy", px.label)
 					continue
@@ -300,6 +307,7 @@ func (f *Fetcher) Do(ctx context.Context, req *Request) (*Response, error) {
 				return resp, be
 			}
 		}
+		rep.done(statusOutcome(resp.StatusCode), "")
 		if !last && retryableStatus(resp.StatusCode) {
 			wait := backoff(f.baseBackoff, attempt)
 			if ra, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {

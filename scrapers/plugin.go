@@ -28,6 +28,19 @@ type Plugin struct {
 	Unlisted bool
 	// Tools are the plugin's tools, in the order tools/list shows them.
 	Tools []Tool
+	// Vars are the configuration variables the plugin reads beyond the
+	// per-plugin ones every plugin has (<ID>_BASE_URL, <ID>_PROXY_URLS,
+	// <ID>_RATE_LIMIT_PER_MINUTE): SEARXNG_URL, RENDERER_URL, … The host lists
+	// them beside its own (host.EnvVars), so the README and deploy checks
+	// cover them.
+	Vars []Var
+}
+
+// Var is one configuration variable a plugin reads.
+type Var struct {
+	Name    string // GOOGLE_SEARCH_PROVIDERS
+	Default string // what an unset variable means, in words or as a value
+	Meaning string // one line
 }
 
 // Constructor builds a plugin from its environment. The host calls it once,
@@ -42,6 +55,10 @@ type Tool struct {
 	Description string
 	// InputSchema is the JSON schema of the arguments (type object).
 	InputSchema *jsonschema.Schema
+	// ItemSchema is the JSON schema of one item the tool adds to its Call
+	// (build it with [ItemSchema]); the host publishes the result envelope
+	// around it as the tool's outputSchema. Nil publishes items of any shape.
+	ItemSchema *jsonschema.Schema
 	// Run decodes raw arguments, validates them and does the work, adding
 	// items to call as it goes. An error it returns is a tool error; items
 	// already added are still returned, marked partial.
@@ -88,6 +105,16 @@ func NewTool[Args any](name, title, description string, schema func(*jsonschema.
 	}
 }
 
+// ItemSchema is the schema of the item type T, for Tool.ItemSchema: inferred
+// from T's json and jsonschema struct tags, as NewTool infers arguments.
+func ItemSchema[T any]() *jsonschema.Schema {
+	s, err := jsonschema.For[T](nil)
+	if err != nil {
+		panic(fmt.Sprintf("scrapers.ItemSchema: %v", err))
+	}
+	return s
+}
+
 // Env is what a plugin is built from: configuration read from the environment
 // and process-wide settings. The zero value reads nothing (every site uses its
 // real origin, no proxies) and refuses private networks.
@@ -98,6 +125,11 @@ type Env struct {
 	AllowPrivateNetworks bool
 	// Logger receives the fetching layer's logs. Nil discards them.
 	Logger *slog.Logger
+	// Upstream, when non-nil, hears of every upstream request attempt a
+	// plugin's fetchers make (retries and proxies included), on the call's
+	// context: the host counts them per license, per site and in traces.
+	// It must be fast and safe for concurrent use.
+	Upstream func(ctx context.Context, u Upstream)
 }
 
 // Get returns the configuration value name, or "".

@@ -16,6 +16,7 @@ type proxy struct {
 	url     *url.URL
 	label   string // scheme://host:port, without credentials
 	addr    string // host:port the transport dials
+	index   int    // its place in the list, from 0
 	profile browserProfile
 }
 
@@ -65,6 +66,7 @@ func parseProxies(env Env, id string) (*proxyPool, error) {
 			url:     u,
 			label:   u.Scheme + "://" + net.JoinHostPort(u.Hostname(), port),
 			addr:    net.JoinHostPort(u.Hostname(), port),
+			index:   len(pool.list),
 			profile: browserProfiles[len(pool.list)%len(browserProfiles)],
 		}
 		pool.list = append(pool.list, p)
