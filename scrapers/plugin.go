@@ -105,6 +105,13 @@ func NewTool[Args any](name, title, description string, schema func(*jsonschema.
 	}
 }
 
+// WithItems returns t declaring items of the schema s (its ItemSchema):
+// NewTool(…).WithItems(ItemSchema[Product]()).
+func (t Tool) WithItems(s *jsonschema.Schema) Tool {
+	t.ItemSchema = s
+	return t
+}
+
 // ItemSchema is the schema of the item type T, for Tool.ItemSchema: inferred
 // from T's json and jsonschema struct tags, as NewTool infers arguments.
 func ItemSchema[T any]() *jsonschema.Schema {

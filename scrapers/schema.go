@@ -54,3 +54,10 @@ func Choice(s *jsonschema.Schema, name string, values ...string) {
 		}
 	}
 }
+
+// AnyItem is the item schema of a tool whose items are of several types
+// (TikTok's videos, profiles and hashtags): an item conforms when it
+// conforms to one of schemas, each built with [ItemSchema].
+func AnyItem(schemas ...*jsonschema.Schema) *jsonschema.Schema {
+	return &jsonschema.Schema{AnyOf: schemas}
+}

@@ -12,7 +12,7 @@ import (
 )
 
 // errNoProduct says a page was fetched but holds no product.
-var errNoProduct = errors.New("the page holds no Amazon product (no title and no ASIN); the ASIN may not exist on this marketplace or Amazon changed its layout")
+var errNoProduct = errors.New("the page holds no Amazon product (no product name and no ASIN); the ASIN may not exist on this marketplace or Amazon changed its layout")
 
 // Selectors tried in order; the first that yields a value wins.
 var (
@@ -50,9 +50,9 @@ func parseProduct(body []byte, pageURL, host string) (Product, error) {
 	// data some of them carry is read from the raw body.
 	doc.Find("script, style, noscript").Remove()
 	p := Product{URL: pageURL}
-	p.Title = clean(doc.Find("#productTitle").First().Text())
-	if p.Title == "" {
-		p.Title = clean(doc.Find("#title").First().Text())
+	p.Name = clean(doc.Find("#productTitle").First().Text())
+	if p.Name == "" {
+		p.Name = clean(doc.Find("#title").First().Text())
 	}
 	p.ASIN = strings.TrimSpace(attr(doc.Find(`input#ASIN, input[name="ASIN"]`).First(), "value"))
 	if !validASIN(p.ASIN) {
@@ -103,7 +103,7 @@ func parseProduct(body []byte, pageURL, host string) (Product, error) {
 	}
 	for _, sel := range []string{"#acrCustomerReviewText", `[data-hook="total-review-count"]`} {
 		if n, ok := parseCount(clean(doc.Find(sel).First().Text())); ok {
-			p.ReviewsCount = &n
+			p.ReviewCount = &n
 			break
 		}
 	}
@@ -135,10 +135,10 @@ func parseProduct(body []byte, pageURL, host string) (Product, error) {
 	}
 	p.Description = clean(doc.Find("#productDescription").First().Text())
 
-	if p.Title == "" && !validASIN(p.ASIN) {
+	if p.Name == "" && !validASIN(p.ASIN) {
 		return Product{}, errNoProduct
 	}
-	if p.Title == "" && p.Price == nil && len(p.Details) == 0 {
+	if p.Name == "" && p.Price == nil && len(p.Details) == 0 {
 		return Product{}, errNoProduct
 	}
 	return p, nil

@@ -20,13 +20,13 @@ func TestParseProduct(t *testing.T) {
 	}{
 		{"url", p.URL, "https://www.amazon.com/dp/B09XS7JWHH?th=1"},
 		{"asin", p.ASIN, "B09XS7JWHH"},
-		{"title", p.Title, "Sony WH-1000XM5 The Best Wireless Noise Canceling Headphones with Auto Noise Canceling Optimizer, Black"},
+		{"name", p.Name, "Sony WH-1000XM5 The Best Wireless Noise Canceling Headphones with Auto Noise Canceling Optimizer, Black"},
 		{"brand", p.Brand, "Sony"},
 		{"price", deref(p.Price), 322.0},
 		{"list_price", deref(p.ListPrice), 399.99},
 		{"currency", p.Currency, "USD"},
 		{"rating", deref(p.Rating), 4.0},
-		{"reviews_count", deref(p.ReviewsCount), 24517},
+		{"review_count", deref(p.ReviewCount), 24517},
 		{"availability", p.Availability, "In Stock"},
 		{"image", p.Image, "https://m.media-amazon.com/images/I/51aXvjzcukL._AC_SL1500_.jpg"},
 		{"description", p.Description, "From airplane noise to people's voices, the WH-1000XM5 keep out more noise than ever before."},
@@ -75,12 +75,12 @@ func TestParseProductOlderLayoutJapan(t *testing.T) {
 		got, want any
 	}{
 		{"asin", p.ASIN, "B098RKWHHZ"},
-		{"title", p.Title, "Nintendo Switch（有機ELモデル） Joy-Con(L)/(R) ホワイト"},
+		{"name", p.Name, "Nintendo Switch（有機ELモデル） Joy-Con(L)/(R) ホワイト"},
 		{"brand", p.Brand, "任天堂"},
 		{"price", deref(p.Price), 37980.0},
 		{"currency", p.Currency, "JPY"},
 		{"rating", deref(p.Rating), 4.6},
-		{"reviews_count", deref(p.ReviewsCount), 12345},
+		{"review_count", deref(p.ReviewCount), 12345},
 		{"availability", p.Availability, "在庫あり。"},
 		{"image", p.Image, "https://m.media-amazon.com/images/I/61jp._AC_SX679_.jpg"},
 		{"details 発売日", p.Details["発売日"], "2021/10/8"},
@@ -172,7 +172,7 @@ func FuzzParseProduct(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if p.Title == "" && !validASIN(p.ASIN) {
+		if p.Name == "" && !validASIN(p.ASIN) {
 			t.Fatalf("a product with neither title nor ASIN: %+v", p)
 		}
 		if _, err := json.Marshal(p); err != nil {

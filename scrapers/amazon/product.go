@@ -14,13 +14,13 @@ type Product struct {
 	// search result the product's /dp/ URL on the searched domain.
 	URL            string            `json:"url"`
 	ASIN           string            `json:"asin,omitempty"`
-	Title          string            `json:"title,omitempty"`
+	Name           string            `json:"name,omitempty"`
 	Brand          string            `json:"brand,omitempty"`
 	Price          *float64          `json:"price,omitempty"`
 	Currency       string            `json:"currency,omitempty"`
 	ListPrice      *float64          `json:"list_price,omitempty"`
 	Rating         *float64          `json:"rating,omitempty"`
-	ReviewsCount   *int              `json:"reviews_count,omitempty"`
+	ReviewCount    *int              `json:"review_count,omitempty"`
 	Availability   string            `json:"availability,omitempty"`
 	Image          string            `json:"image,omitempty"`
 	Images         []string          `json:"images,omitempty"`
@@ -46,8 +46,8 @@ func (p *Product) mergeDetails(d *Product) {
 	if d.ASIN != "" {
 		p.ASIN = d.ASIN
 	}
-	if d.Title != "" {
-		p.Title = d.Title
+	if d.Name != "" {
+		p.Name = d.Name
 	}
 	if d.Brand != "" {
 		p.Brand = d.Brand
@@ -61,8 +61,8 @@ func (p *Product) mergeDetails(d *Product) {
 	if d.Rating != nil {
 		p.Rating = d.Rating
 	}
-	if d.ReviewsCount != nil {
-		p.ReviewsCount = d.ReviewsCount
+	if d.ReviewCount != nil {
+		p.ReviewCount = d.ReviewCount
 	}
 	if d.Availability != "" {
 		p.Availability = d.Availability

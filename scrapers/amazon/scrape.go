@@ -89,7 +89,7 @@ func (a *ScrapeArgs) Validate() error {
 func (s *scraper) tool() scrapers.Tool {
 	return scrapers.NewTool("scrape", "Scrape Amazon",
 		"Search Amazon (any marketplace: amazon.com, amazon.co.uk, amazon.de, amazon.co.jp, amazon.in, …) and read product pages. "+
-			"Search results give ASIN, title, url, price, currency, list price, rating, reviews count, image, sponsored and prime; "+
+			"Search results give asin, name, url, price, currency, list_price, rating, review_count, image, sponsored and prime; "+
 			"product pages (urls, or search results with include_details) add brand, availability, feature bullets, images, breadcrumbs and the details table.",
 		func(sc *jsonschema.Schema) {
 			scrapers.ListMax(sc, maxList, "urls", "search_terms")
@@ -100,7 +100,7 @@ func (s *scraper) tool() scrapers.Tool {
 			scrapers.SetDefault(sc, "domain", defaultDomain)
 			scrapers.SetDefault(sc, "include_details", false)
 		},
-		s.scrape)
+		s.scrape).WithItems(scrapers.ItemSchema[Product]())
 }
 
 // scraper runs the scrape tool with one fetcher shared by all calls.

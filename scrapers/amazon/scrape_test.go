@@ -117,7 +117,7 @@ func TestScrapeSearchPagesToMaxItems(t *testing.T) {
 		if it["position"] != float64(i+1) || it["search_term"] != "usb cable" {
 			t.Errorf("item %d position %v term %v", i, it["position"], it["search_term"])
 		}
-		if it["price"] != 12.34 || it["currency"] != "USD" || it["reviews_count"] == nil || it["rating"] == nil || it["title"] == "" {
+		if it["price"] != 12.34 || it["currency"] != "USD" || it["review_count"] == nil || it["rating"] == nil || it["name"] == "" {
 			t.Errorf("item %d: %v", i, it)
 		}
 		if _, ok := it["availability"]; ok {
@@ -182,8 +182,8 @@ func TestScrapeIncludeDetails(t *testing.T) {
 		if it["url"] != "https://www.amazon.com/dp/"+asin {
 			t.Errorf("url %v", it["url"])
 		}
-		if !strings.HasPrefix(it["title"].(string), "Product "+asin) {
-			t.Errorf("title %v: the product page's title was not merged", it["title"])
+		if !strings.HasPrefix(it["name"].(string), "Product "+asin) {
+			t.Errorf("title %v: the product page's title was not merged", it["name"])
 		}
 		if it["availability"] != "In Stock" || it["brand"] != "Sony" || it["price"] != 322.0 || it["position"] == nil || it["sponsored"] == nil {
 			t.Errorf("merged item %v", it)

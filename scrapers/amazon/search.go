@@ -62,7 +62,7 @@ func parseCard(card *goquery.Selection, domain string) (Product, bool) {
 	}
 	p := Product{ASIN: asin, URL: origin + "/dp/" + asin}
 
-	// Title: the longest h2 of the title block (newer layouts put the brand
+	// Name: the longest h2 of the title block (newer layouts put the brand
 	// in an h2 of its own above the title).
 	var heads []string
 	titleBlock := card.Find(`[data-cy="title-recipe"]`)
@@ -79,16 +79,16 @@ func parseCard(card *goquery.Selection, domain string) (Product, bool) {
 		}
 	})
 	for i, h := range heads {
-		if len(h) > len(p.Title) {
-			p.Title = h
+		if len(h) > len(p.Name) {
+			p.Name = h
 			if i > 0 && p.Brand == "" {
 				p.Brand = heads[0]
 			}
 		}
 	}
-	p.Title = strings.TrimPrefix(p.Title, "Sponsored Ad - ")
-	if p.Title == "" {
-		p.Title = strings.TrimPrefix(clean(attr(card.Find("img.s-image").First(), "alt")), "Sponsored Ad - ")
+	p.Name = strings.TrimPrefix(p.Name, "Sponsored Ad - ")
+	if p.Name == "" {
+		p.Name = strings.TrimPrefix(clean(attr(card.Find("img.s-image").First(), "alt")), "Sponsored Ad - ")
 	}
 
 	priceBlock := card.Find(`[data-cy="price-recipe"]`)
@@ -114,7 +114,7 @@ func parseCard(card *goquery.Selection, domain string) (Product, bool) {
 		p.Rating = &v
 	}
 	if n, ok := cardReviews(card); ok {
-		p.ReviewsCount = &n
+		p.ReviewCount = &n
 	}
 	if src := attr(card.Find("img.s-image").First(), "src"); src != "" {
 		p.Image = src

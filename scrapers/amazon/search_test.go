@@ -34,7 +34,7 @@ func TestParseSearchRealSponsoredCard(t *testing.T) {
 		{"currency", c.Currency, "INR"},
 		{"list_price", deref(c.ListPrice), 61817.0},
 		{"rating", deref(c.Rating), 3.7},
-		{"reviews_count", deref(c.ReviewsCount), 771},
+		{"review_count", deref(c.ReviewCount), 771},
 		{"image", c.Image, "https://m.media-amazon.com/images/I/71TcPkUibVL._AC_UY218_.jpg"},
 		{"sponsored", deref(c.Sponsored), true},
 		{"prime", deref(c.Prime), false},
@@ -44,8 +44,8 @@ func TestParseSearchRealSponsoredCard(t *testing.T) {
 			t.Errorf("%s = %v, want %v", ch.name, ch.got, ch.want)
 		}
 	}
-	if !strings.HasPrefix(c.Title, "Dell [Smartchoice 15 Thin & Light Laptop, 12th Gen Intel Core i3-1215U") {
-		t.Errorf("title = %q", c.Title)
+	if !strings.HasPrefix(c.Name, "Dell [Smartchoice 15 Thin & Light Laptop, 12th Gen Intel Core i3-1215U") {
+		t.Errorf("title = %q", c.Name)
 	}
 }
 
@@ -68,7 +68,7 @@ func TestParseSearchRealOrganicCard(t *testing.T) {
 		{"currency", c.Currency, "INR"},
 		{"list_price", deref(c.ListPrice), 92900.0},
 		{"rating", deref(c.Rating), 4.6},
-		{"reviews_count", deref(c.ReviewsCount), 5086},
+		{"review_count", deref(c.ReviewCount), 5086},
 		{"image", c.Image, "https://m.media-amazon.com/images/I/71jG+e7roXL._AC_UY218_.jpg"},
 		{"sponsored", deref(c.Sponsored), false},
 		{"prime", deref(c.Prime), false},
@@ -78,8 +78,8 @@ func TestParseSearchRealOrganicCard(t *testing.T) {
 			t.Errorf("%s = %v, want %v", ch.name, ch.got, ch.want)
 		}
 	}
-	if !strings.HasPrefix(c.Title, "Apple MacBook Air Laptop M1 chip, 13.3-inch/33.74 cm Retina Display") || !strings.HasSuffix(c.Title, "Space Grey") {
-		t.Errorf("title = %q", c.Title)
+	if !strings.HasPrefix(c.Name, "Apple MacBook Air Laptop M1 chip, 13.3-inch/33.74 cm Retina Display") || !strings.HasSuffix(c.Name, "Space Grey") {
+		t.Errorf("title = %q", c.Name)
 	}
 	if page.HasNext {
 		t.Error("a lone card has no next page")
@@ -106,22 +106,22 @@ func TestParseSearchPage(t *testing.T) {
 
 	ad := page.Cards[0]
 	if ad.URL != "https://www.amazon.com/dp/B0CX23V2ZK" || deref(ad.Price) != 39.99 || deref(ad.ListPrice) != 59.99 ||
-		ad.Currency != "USD" || deref(ad.Rating) != 4.5 || deref(ad.ReviewsCount) != 38211 ||
-		deref(ad.Sponsored) != true || deref(ad.Prime) != true || !strings.HasPrefix(ad.Title, "Soundcore by Anker Q20i") {
+		ad.Currency != "USD" || deref(ad.Rating) != 4.5 || deref(ad.ReviewCount) != 38211 ||
+		deref(ad.Sponsored) != true || deref(ad.Prime) != true || !strings.HasPrefix(ad.Name, "Soundcore by Anker Q20i") {
 		b, _ := json.Marshal(ad)
 		t.Errorf("sponsored card: %s", b)
 	}
 
 	sony := page.Cards[1]
-	if sony.Title != "Sony WH-1000XM5 The Best Wireless Noise Canceling Headphones, Black" || sony.Brand != "Sony" ||
-		deref(sony.Price) != 1298.0 || deref(sony.Rating) != 4.0 || deref(sony.ReviewsCount) != 24500 ||
+	if sony.Name != "Sony WH-1000XM5 The Best Wireless Noise Canceling Headphones, Black" || sony.Brand != "Sony" ||
+		deref(sony.Price) != 1298.0 || deref(sony.Rating) != 4.0 || deref(sony.ReviewCount) != 24500 ||
 		deref(sony.Sponsored) != false || deref(sony.Prime) != false || sony.ListPrice != nil {
 		b, _ := json.Marshal(sony)
 		t.Errorf("organic card with split price and short count: %s", b)
 	}
 
 	bare := page.Cards[2]
-	if bare.Title != "Apple AirPods 4 Wireless Earbuds" || bare.Price != nil || bare.Rating != nil || bare.ReviewsCount != nil || bare.Image != "" {
+	if bare.Name != "Apple AirPods 4 Wireless Earbuds" || bare.Price != nil || bare.Rating != nil || bare.ReviewCount != nil || bare.Image != "" {
 		b, _ := json.Marshal(bare)
 		t.Errorf("card without price or rating: %s", b)
 	}

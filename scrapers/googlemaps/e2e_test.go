@@ -46,12 +46,12 @@ func TestEndToEnd(t *testing.T) {
 
 	res, page := scrapertest.CallTool(t, cs, "scrape", map[string]any{"place_ids": []string{"ChIJtestTestTest0123456789"}})
 	items := page.Items
-	if res.IsError || len(items) != 1 || items[0]["title"] != "Harbour Bakery" || items[0]["rating"] != 4.6 {
+	if res.IsError || len(items) != 1 || items[0]["name"] != "Harbour Bakery" || items[0]["rating"] != 4.6 {
 		t.Fatalf("scrape: %s", scrapertest.Text(res))
 	}
 	res, page = scrapertest.CallTool(t, cs, "reviews", map[string]any{"place_ids": []string{"ChIJtestTestTest0123456789"}, "sort_by": "newest"})
 	items = page.Items
-	if res.IsError || len(items) != 1 || items[0]["text"] != "Best rye in town." || items[0]["place_title"] != "Harbour Bakery" {
+	if res.IsError || len(items) != 1 || items[0]["text"] != "Best rye in town." || items[0]["place_name"] != "Harbour Bakery" {
 		t.Fatalf("reviews: %s", scrapertest.Text(res))
 	}
 	if reply, _ := items[0]["owner_reply"].(map[string]any); reply["text"] != "Thank you, Ada!" {

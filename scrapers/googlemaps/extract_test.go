@@ -65,11 +65,11 @@ func TestParsePlaceRealFixture(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if p.Title != "Kipriakon" || p.Address != "Old port, Limassol 3042" || p.Phone != "25 101555" {
-				t.Errorf("title %q address %q phone %q", p.Title, p.Address, p.Phone)
+			if p.Name != "Kipriakon" || p.Address != "Old port, Limassol 3042" || p.Phone != "25 101555" {
+				t.Errorf("title %q address %q phone %q", p.Name, p.Address, p.Phone)
 			}
-			if p.Rating == nil || *p.Rating != 4.2 || p.ReviewsCount == nil || *p.ReviewsCount != 396 {
-				t.Errorf("rating %v count %v", p.Rating, p.ReviewsCount)
+			if p.Rating == nil || *p.Rating != 4.2 || p.ReviewCount == nil || *p.ReviewCount != 396 {
+				t.Errorf("rating %v count %v", p.Rating, p.ReviewCount)
 			}
 			if p.PlaceID != "ChIJDdnwdv0y5xQRRytw1ihZQeU" || p.DataID != "0x14e732fd76f0d90d:0xe5415928d6702b47" || p.CID != "16519582940102929223" {
 				t.Errorf("ids %q %q %q", p.PlaceID, p.DataID, p.CID)
@@ -102,15 +102,15 @@ func TestParseSearchRealFixture(t *testing.T) {
 		t.Fatalf("places = %d, want 20", len(places))
 	}
 	first := places[0]
-	if first.Title != "Dream Coffee" || first.Address != "Eakou 74, Ilion 131 22, Greece" || first.Category != "Coffee shop" {
+	if first.Name != "Dream Coffee" || first.Address != "Eakou 74, Ilion 131 22, Greece" || first.Category != "Coffee shop" {
 		t.Errorf("first = %+v", first)
 	}
-	if *first.Rating != 4.8 || *first.ReviewsCount != 48 || first.Website != "https://www.vrisko.gr/details/ag2e4fci67301a_44_3i4a4c_f341701" {
+	if *first.Rating != 4.8 || *first.ReviewCount != 48 || first.Website != "https://www.vrisko.gr/details/ag2e4fci67301a_44_3i4a4c_f341701" {
 		t.Errorf("first = %+v", first)
 	}
 	ids := map[string]bool{}
 	for _, p := range places {
-		if p.Title == "" || p.URL == "" || p.DataID == "" || p.Location == nil {
+		if p.Name == "" || p.URL == "" || p.DataID == "" || p.Location == nil {
 			t.Errorf("incomplete place %+v", p)
 		}
 		ids[p.DataID] = true
@@ -143,7 +143,7 @@ func TestParseReviewsRealFixture(t *testing.T) {
 	if r.Rating == nil || *r.Rating != 1 || r.RatingScale != 5 {
 		t.Errorf("rating %v scale %d", r.Rating, r.RatingScale)
 	}
-	if r.Author.URL != "https://www.google.com/maps/contrib/116111130377271376564/reviews?hl=en" || r.Author.ReviewsCount == nil || *r.Author.ReviewsCount != 2 {
+	if r.Author.URL != "https://www.google.com/maps/contrib/116111130377271376564/reviews?hl=en" || r.Author.ReviewCount == nil || *r.Author.ReviewCount != 2 {
 		t.Errorf("author = %+v", r.Author)
 	}
 	if r.Language != "de" || !strings.HasPrefix(r.Text, "Ich bin sehr enttäuscht") || r.Translation == nil || r.Translation.Language != "en" || !strings.HasPrefix(r.Translation.Text, "I am very disappointed") {
@@ -156,8 +156,8 @@ func TestParseReviewsRealFixture(t *testing.T) {
 	if o == nil || !strings.HasPrefix(o.Text, "Es tut uns sehr leid") || o.Language != "de" || o.Translation == nil || !strings.HasPrefix(o.Translation.Text, "We are very sorry") || o.PublishedAt != "2026-02-28T08:22:27Z" {
 		t.Errorf("reply = %+v", o)
 	}
-	if !strings.HasPrefix(r.URL, "https://www.google.com/maps/reviews/data=") || r.PlaceURL != "https://www.google.com/maps?cid=1" || r.PlaceTitle != "Praxis" {
-		t.Errorf("url %q place %q %q", r.URL, r.PlaceURL, r.PlaceTitle)
+	if !strings.HasPrefix(r.URL, "https://www.google.com/maps/reviews/data=") || r.PlaceURL != "https://www.google.com/maps?cid=1" || r.PlaceName != "Praxis" {
+		t.Errorf("url %q place %q %q", r.URL, r.PlaceURL, r.PlaceName)
 	}
 }
 
@@ -166,10 +166,10 @@ func TestParsePlaceOwnPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Title != "Harbour Bakery" || p.Address != "12 Harbour Road, Portside 1001" || p.Website != "https://harbour-bakery.example.test/" {
+	if p.Name != "Harbour Bakery" || p.Address != "12 Harbour Road, Portside 1001" || p.Website != "https://harbour-bakery.example.test/" {
 		t.Errorf("place = %+v", p)
 	}
-	if p.PlaceID != "ChIJtestTestTest0123456789" || len(p.Categories) != 2 || *p.Rating != 4.6 || *p.ReviewsCount != 57 || p.OpenStatus != "Open ⋅ Closes 3 pm" {
+	if p.PlaceID != "ChIJtestTestTest0123456789" || len(p.Categories) != 2 || *p.Rating != 4.6 || *p.ReviewCount != 57 || p.OpenStatus != "Open ⋅ Closes 3 pm" {
 		t.Errorf("place = %+v", p)
 	}
 	if len(p.Hours) != 2 || p.Hours[1].Hours[0] != "Closed" {
@@ -207,7 +207,7 @@ func TestParsePlaceBrokenInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Title != "Odd" || p.Rating != nil || p.Location != nil || p.DataID != "" || p.Address != "" || p.URL != "https://src" || len(p.Categories) != 1 {
+	if p.Name != "Odd" || p.Rating != nil || p.Location != nil || p.DataID != "" || p.Address != "" || p.URL != "https://src" || len(p.Categories) != 1 {
 		t.Errorf("place = %+v", p)
 	}
 	if len(p.Hours) != 1 || p.Hours[0].Day != "Mon" || len(p.Hours[0].Hours) != 1 {
@@ -334,5 +334,22 @@ func TestDetectBlock(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { scrapertest.CheckBlock(t, detectBlock(c.r), c.kind, "Google Maps") })
+	}
+}
+
+// TestAddressPartsKeepTheBorough reads [183][1] the way Google gives it for a
+// place in a district of a city: the borough first, then street, street
+// again, city, postal code, state and country code.
+func TestAddressPartsKeepTheBorough(t *testing.T) {
+	d := ownPlace(0)
+	d[183] = []any{nil, []any{"Latsi", "Archiepiskopou Makariou III 12", "Archiepiskopou Makariou III 12", "Nicosia", "2220", nil, "CY"}}
+	p := placeFrom(d, "https://src")
+	want := AddressParts{Borough: "Latsi", Street: "Archiepiskopou Makariou III 12", City: "Nicosia", PostalCode: "2220", CountryCode: "CY"}
+	if p.AddressParts == nil || *p.AddressParts != want {
+		t.Errorf("address parts = %+v, want %+v", p.AddressParts, want)
+	}
+	b, _ := json.Marshal(p.AddressParts)
+	if !strings.Contains(string(b), `"borough":"Latsi"`) {
+		t.Errorf("address parts as JSON: %s", b)
 	}
 }

@@ -15,7 +15,7 @@ func FuzzParsePlace(f *testing.F) {
 	f.Add([]byte(`"` + ")]}'" + `\x`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		p, err := parsePlace(body, "https://src")
-		if err == nil && (p.Title == "" || p.URL == "") {
+		if err == nil && (p.Name == "" || p.URL == "") {
 			t.Fatalf("place without title or url: %+v", p)
 		}
 	})
@@ -31,7 +31,7 @@ func FuzzParseSearch(f *testing.F) {
 			return
 		}
 		for _, p := range places {
-			if p.Title == "" {
+			if p.Name == "" {
 				t.Fatalf("place without title: %+v", p)
 			}
 		}

@@ -31,7 +31,7 @@ var site = scrapers.Site{
 	DetectBlock: detectBlock,
 }
 
-const scrapeDescription = `Scrape Google Maps places: title, address, category, rating and review count, phone, website, coordinates, opening hours, place id.
+const scrapeDescription = `Scrape Google Maps places: name, address (and its parts: borough, street, city, postal code, state, country), category, rating and review_count, phone, website, coordinates, opening hours, place id.
 Find them by search_queries (put the area in the query: "coffee in Athens"), by Maps URLs (place or search links) or by place_ids; give at least one, each list at most 20. max_places caps the places per search (default 10). Every place names its Maps link in "url".`
 
 const reviewsDescription = `List the reviews of Google Maps places: author, rating, text (and Google's translation), date, the owner's reply.
@@ -48,8 +48,10 @@ func New(env scrapers.Env) (scrapers.Plugin, error) {
 		ID:   ID,
 		Name: "Google Maps",
 		Tools: []scrapers.Tool{
-			scrapers.NewTool("scrape", "Scrape Google Maps", scrapeDescription, scrapeSchema, s.scrape),
-			scrapers.NewTool("reviews", "Google Maps reviews", reviewsDescription, reviewsSchema, s.reviews),
+			scrapers.NewTool("scrape", "Scrape Google Maps", scrapeDescription, scrapeSchema, s.scrape).
+				WithItems(scrapers.ItemSchema[Place]()),
+			scrapers.NewTool("reviews", "Google Maps reviews", reviewsDescription, reviewsSchema, s.reviews).
+				WithItems(scrapers.ItemSchema[Review]()),
 		},
 	}, nil
 }

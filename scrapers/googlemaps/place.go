@@ -14,7 +14,7 @@ import (
 // Place is one Google Maps place as the tools return it.
 type Place struct {
 	URL                string        `json:"url"`
-	Title              string        `json:"title"`
+	Name               string        `json:"name"`
 	PlaceID            string        `json:"place_id,omitempty"`
 	DataID             string        `json:"data_id,omitempty"` // 0x…:0x…, the id the reviews endpoint takes
 	CID                string        `json:"cid,omitempty"`
@@ -23,7 +23,7 @@ type Place struct {
 	Address            string        `json:"address,omitempty"`
 	AddressParts       *AddressParts `json:"address_parts,omitempty"`
 	Rating             *float64      `json:"rating,omitempty"`
-	ReviewsCount       *int64        `json:"reviews_count,omitempty"`
+	ReviewCount        *int64        `json:"review_count,omitempty"`
 	Phone              string        `json:"phone,omitempty"`
 	PhoneInternational string        `json:"phone_international,omitempty"`
 	Website            string        `json:"website,omitempty"`
@@ -41,6 +41,9 @@ type Place struct {
 
 // AddressParts is a place's address split up, as far as Google gives it.
 type AddressParts struct {
+	// Borough is the district within the city Google names first in the
+	// parts ([183][1][0]: "Latsi" of Latsia, Nicosia), when it does.
+	Borough     string `json:"borough,omitempty"`
 	Street      string `json:"street,omitempty"`
 	City        string `json:"city,omitempty"`
 	PostalCode  string `json:"postal_code,omitempty"`
@@ -70,7 +73,7 @@ var (
 // URL from.
 func placeFrom(d []any, fallbackURL string) Place {
 	p := Place{
-		Title:      str(d, 11),
+		Name:       str(d, 11),
 		DataID:     str(d, 10),
 		PlaceID:    str(d, 78),
 		Categories: strs(d, 13),
@@ -96,12 +99,12 @@ func placeFrom(d []any, fallbackURL string) Place {
 		}
 	}
 	p.CID = cidOf(p.DataID)
-	p.Address = strings.TrimSpace(strings.TrimPrefix(str(d, 18), p.Title+","))
+	p.Address = strings.TrimSpace(strings.TrimPrefix(str(d, 18), p.Name+","))
 	if p.Address == "" {
 		p.Address = strings.Join(strs(d, 2), ", ")
 	}
 	if parts := arr(d, 183, 1); parts != nil {
-		ap := AddressParts{Street: str(parts, 1), City: str(parts, 3), PostalCode: str(parts, 4), State: str(parts, 5), CountryCode: str(parts, 6)}
+		ap := AddressParts{Borough: str(parts, 0), Street: str(parts, 1), City: str(parts, 3), PostalCode: str(parts, 4), State: str(parts, 5), CountryCode: str(parts, 6)}
 		if ap != (AddressParts{}) {
 			p.AddressParts = &ap
 		}
@@ -110,7 +113,7 @@ func placeFrom(d []any, fallbackURL string) Place {
 		p.Rating = &r
 	}
 	if n, ok := integer(d, 4, 8); ok {
-		p.ReviewsCount = &n
+		p.ReviewCount = &n
 	}
 	lat, ok1 := num(d, 9, 2)
 	lng, ok2 := num(d, 9, 3)
@@ -150,7 +153,7 @@ func nonNil(s []string) []string {
 func placeURL(p Place, fallback string) string {
 	switch {
 	case p.PlaceID != "":
-		return "https://www.google.com/maps/search/?" + url.Values{"api": {"1"}, "query": {p.Title}, "query_place_id": {p.PlaceID}}.Encode()
+		return "https://www.google.com/maps/search/?" + url.Values{"api": {"1"}, "query": {p.Name}, "query_place_id": {p.PlaceID}}.Encode()
 	case p.CID != "":
 		return "https://www.google.com/maps?cid=" + p.CID
 	}

@@ -16,7 +16,7 @@ import (
 type Review struct {
 	URL         string       `json:"url"` // the review's own link, else its place's
 	PlaceURL    string       `json:"place_url"`
-	PlaceTitle  string       `json:"place_title,omitempty"`
+	PlaceName   string       `json:"place_name,omitempty"`
 	ReviewID    string       `json:"review_id"`
 	Author      ReviewAuthor `json:"author"`
 	Rating      *float64     `json:"rating,omitempty"`
@@ -33,11 +33,11 @@ type Review struct {
 
 // ReviewAuthor is who wrote a review.
 type ReviewAuthor struct {
-	Name         string `json:"name"`
-	ID           string `json:"id,omitempty"`
-	URL          string `json:"url,omitempty"`
-	Photo        string `json:"photo,omitempty"`
-	ReviewsCount *int64 `json:"reviews_count,omitempty"`
+	Name        string `json:"name"`
+	ID          string `json:"id,omitempty"`
+	URL         string `json:"url,omitempty"`
+	Photo       string `json:"photo,omitempty"`
+	ReviewCount *int64 `json:"review_count,omitempty"`
 }
 
 // Translation is Google's translation of a review or a reply.
@@ -93,7 +93,7 @@ func newSession() string {
 }
 
 // parseReviewsPage reads one listugcposts answer.
-func parseReviewsPage(body []byte, placeURL, placeTitle string) (*reviewsPage, error) {
+func parseReviewsPage(body []byte, placeURL, placeName string) (*reviewsPage, error) {
 	v, err := jsonval.Decode(stripXSSI(body))
 	if err != nil {
 		return nil, fmt.Errorf("the reviews answer is not JSON: %w", err)
@@ -104,7 +104,7 @@ func parseReviewsPage(body []byte, placeURL, placeTitle string) (*reviewsPage, e
 	}
 	pg := &reviewsPage{Next: str(root, 1)}
 	for _, item := range arr(root, 2) {
-		if r, ok := reviewFrom(arr(item, 0), placeURL, placeTitle); ok {
+		if r, ok := reviewFrom(arr(item, 0), placeURL, placeName); ok {
 			pg.Reviews = append(pg.Reviews, r)
 		}
 	}
@@ -114,11 +114,11 @@ func parseReviewsPage(body []byte, placeURL, placeTitle string) (*reviewsPage, e
 // reviewFrom reads one review array: [0] id, [1] metadata (times, author,
 // source), [2] content (rating, language, text and translation), [3] the
 // owner's reply, [4] links.
-func reviewFrom(el []any, placeURL, placeTitle string) (Review, bool) {
+func reviewFrom(el []any, placeURL, placeName string) (Review, bool) {
 	r := Review{
-		PlaceURL:   placeURL,
-		PlaceTitle: placeTitle,
-		ReviewID:   str(el, 0),
+		PlaceURL:  placeURL,
+		PlaceName: placeName,
+		ReviewID:  str(el, 0),
 		Author: ReviewAuthor{
 			Name:  str(el, 1, 4, 5, 0),
 			Photo: str(el, 1, 4, 5, 1),
@@ -134,7 +134,7 @@ func reviewFrom(el []any, placeURL, placeTitle string) (Review, bool) {
 		return Review{}, false
 	}
 	if n, ok := integer(el, 1, 4, 5, 5); ok {
-		r.Author.ReviewsCount = &n
+		r.Author.ReviewCount = &n
 	}
 	if f, ok := num(el, 2, 0, 0); ok {
 		r.Rating = &f

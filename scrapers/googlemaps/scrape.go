@@ -119,7 +119,7 @@ func (s *scraper) search(ctx context.Context, r *scrapers.SerialJob, q string, v
 			return err
 		}
 		for _, p := range places {
-			key := firstNonEmpty(p.DataID, p.PlaceID, p.Title+"|"+p.Address)
+			key := firstNonEmpty(p.DataID, p.PlaceID, p.Name+"|"+p.Address)
 			if seen[key] || added >= max {
 				continue
 			}
@@ -127,7 +127,7 @@ func (s *scraper) search(ctx context.Context, r *scrapers.SerialJob, q string, v
 			added++
 			p.SearchQuery, p.Rank = q, added
 			if p.URL == "" {
-				p.URL = "https://www.google.com/maps/search/" + url.PathEscape(q+" "+p.Title)
+				p.URL = "https://www.google.com/maps/search/" + url.PathEscape(q+" "+p.Name)
 			}
 			r.Add(p)
 		}
@@ -148,9 +148,9 @@ func (s *scraper) placeReviews(ctx context.Context, r *scrapers.SerialJob, src s
 			return err
 		}
 		if p.DataID == "" {
-			return fmt.Errorf("Google Maps gave no feature id for %q, so its reviews cannot be listed", p.Title)
+			return fmt.Errorf("Google Maps gave no feature id for %q, so its reviews cannot be listed", p.Name)
 		}
-		dataID, placeURL, title = p.DataID, p.URL, p.Title
+		dataID, placeURL, title = p.DataID, p.URL, p.Name
 	} else if cid := cidOf(dataID); cid != "" && strings.Contains(src, "ftid=") {
 		placeURL = "https://www.google.com/maps?cid=" + cid
 	}

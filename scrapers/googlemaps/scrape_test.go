@@ -172,7 +172,7 @@ func TestScrapeSearchPagesToMaxPlaces(t *testing.T) {
 		t.Fatalf("places %d, searches %d; want 45 and 3", len(got), s.searches.Load())
 	}
 	for i, m := range got {
-		if m["rank"] != float64(i+1) || m["search_query"] != "cafe in Springfield" || m["title"] != ownPlace(i)[11] {
+		if m["rank"] != float64(i+1) || m["search_query"] != "cafe in Springfield" || m["name"] != ownPlace(i)[11] {
 			t.Fatalf("place %d = %v", i, m)
 		}
 	}
@@ -193,8 +193,8 @@ func TestScrapeRealFixturesThroughStandIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := scrapertest.Items(t, o)
-	if len(got) != 21 || got[0]["title"] != "Dream Coffee" || got[20]["title"] != "Kipriakon" || got[20]["phone"] != "25 101555" {
-		t.Fatalf("%d items: first %v last %v", len(got), got[0]["title"], got[len(got)-1])
+	if len(got) != 21 || got[0]["name"] != "Dream Coffee" || got[20]["name"] != "Kipriakon" || got[20]["phone"] != "25 101555" {
+		t.Fatalf("%d items: first %v last %v", len(got), got[0]["name"], got[len(got)-1])
 	}
 }
 
@@ -210,7 +210,7 @@ func TestScrapeURLsAndPlaceIDs(t *testing.T) {
 	if len(got) != 1+3+1 {
 		t.Fatalf("items = %v", got)
 	}
-	if got[0]["title"] != "Harbour Bakery" || got[1]["search_query"] != "tea rooms" || got[4]["place_id"] != "ChIJown00000000007" {
+	if got[0]["name"] != "Harbour Bakery" || got[1]["search_query"] != "tea rooms" || got[4]["place_id"] != "ChIJown00000000007" {
 		t.Errorf("items = %v", got)
 	}
 }
@@ -245,7 +245,7 @@ func TestReviewsPagesSortAndResolve(t *testing.T) {
 		t.Fatal(err)
 	}
 	got = scrapertest.Items(t, o)
-	if len(got) != 3 || got[0]["place_title"] != ownPlace(4)[11] || !strings.Contains(got[0]["place_url"].(string), "ChIJown00000000004") {
+	if len(got) != 3 || got[0]["place_name"] != ownPlace(4)[11] || !strings.Contains(got[0]["place_url"].(string), "ChIJown00000000004") {
 		t.Errorf("reviews = %v", got)
 	}
 }
@@ -282,7 +282,7 @@ func TestPerSourceFailures(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := scrapertest.Items(t, o)
-	if len(got) != 3 || !o.Partial || got[0]["title"] == nil {
+	if len(got) != 3 || !o.Partial || got[0]["name"] == nil {
 		t.Errorf("items %v partial %v", got, o.Partial)
 	}
 	if !strings.Contains(fmt.Sprint(got[2]["error"]), "404") || got[2]["url"] != "https://www.google.com/maps/place/Nowhere" {

@@ -56,7 +56,7 @@ type Salary struct {
 type CompanyDetails struct {
 	Name          string   `json:"name,omitempty"`
 	Rating        *float64 `json:"rating,omitempty"`
-	ReviewsCount  *int64   `json:"reviews_count,omitempty"`
+	ReviewCount   *int64   `json:"review_count,omitempty"`
 	URL           string   `json:"url,omitempty"` // the employer's Indeed page
 	ReviewsURL    string   `json:"reviews_url,omitempty"`
 	Logo          string   `json:"logo,omitempty"`
@@ -194,8 +194,8 @@ func jobFromCard(m map[string]any, host string) (Job, bool) {
 		Currency: jsonval.String(jsonval.Get(m, "salarySnippet", "currency")),
 		Period:   jsonval.String(jsonval.Get(m, "extractedSalary", "type")),
 	}
-	sal.Min = numberPtr(jsonval.Get(m, "extractedSalary", "min"))
-	sal.Max = numberPtr(jsonval.Get(m, "extractedSalary", "max"))
+	sal.Min = salaryBound(jsonval.Get(m, "extractedSalary", "min"))
+	sal.Max = salaryBound(jsonval.Get(m, "extractedSalary", "max"))
 	if sal.Min != nil && *sal.Min == 0 && sal.Max != nil && *sal.Max > 0 {
 		sal.Min = nil // "Up to $100 an hour"
 	}
@@ -211,14 +211,14 @@ func jobFromCard(m map[string]any, host string) (Job, bool) {
 		}
 	}
 	j.company = CompanyDetails{
-		Name:         j.Company,
-		Rating:       numberPtr(m["companyRating"]),
-		URL:          absURL(host, jsonval.String(m["companyOverviewLink"])),
-		ReviewsURL:   absURL(host, jsonval.String(m["companyReviewLink"])),
-		Logo:         jsonval.String(jsonval.Get(m, "companyBrandingAttributes", "logoUrl")),
-		ReviewsCount: intPtr(m["companyReviewCount"]),
+		Name:        j.Company,
+		Rating:      numberPtr(m["companyRating"]),
+		URL:         absURL(host, jsonval.String(m["companyOverviewLink"])),
+		ReviewsURL:  absURL(host, jsonval.String(m["companyReviewLink"])),
+		Logo:        jsonval.String(jsonval.Get(m, "companyBrandingAttributes", "logoUrl")),
+		ReviewCount: intPtr(m["companyReviewCount"]),
 	}
-	if j.company.Rating != nil && *j.company.Rating == 0 && j.company.ReviewsCount == nil {
+	if j.company.Rating != nil && *j.company.Rating == 0 && j.company.ReviewCount == nil {
 		j.company.Rating = nil // 0 means "no rating" on cards
 	}
 	return j, true
@@ -275,13 +275,13 @@ func parseJobPage(body []byte, host string) (Job, error) {
 	si := jsonval.Object(jsonval.Get(d, "salaryInfoModel"))
 	sal := Salary{
 		Text:     jsonval.String(si["salaryText"]),
-		Min:      numberPtr(si["salaryMin"]),
-		Max:      numberPtr(si["salaryMax"]),
+		Min:      salaryBound(si["salaryMin"]),
+		Max:      salaryBound(si["salaryMax"]),
 		Period:   jsonval.String(si["salaryType"]),
 		Currency: jsonval.String(si["salaryCurrency"]),
 	}
 	if sal.Min == nil && sal.Max == nil {
-		sal.Min, sal.Max = numberPtr(h["salaryMin"]), numberPtr(h["salaryMax"])
+		sal.Min, sal.Max = salaryBound(h["salaryMin"]), salaryBound(h["salaryMax"])
 		sal.Period, sal.Currency = jsonval.FirstString(sal.Period, h["salaryType"]), jsonval.FirstString(sal.Currency, h["salaryCurrency"])
 	}
 	j.Salary = salaryOrNil(sal)
@@ -292,7 +292,7 @@ func parseJobPage(body []byte, host string) (Job, error) {
 	j.company = CompanyDetails{
 		Name:          j.Company,
 		Rating:        numberPtr(jsonval.Get(ratings, "rating")),
-		ReviewsCount:  intPtr(jsonval.Get(ratings, "count")),
+		ReviewCount:   intPtr(jsonval.Get(ratings, "count")),
 		URL:           stripTracking(jsonval.String(h["companyOverviewLink"])),
 		ReviewsURL:    stripTracking(jsonval.String(h["companyReviewLink"])),
 		Logo:          jsonval.String(jsonval.Get(h, "companyImagesModel", "logoUrl")),
@@ -336,8 +336,8 @@ func (j *Job) merge(page Job) {
 	if page.company.Rating != nil {
 		c.Rating = page.company.Rating
 	}
-	if page.company.ReviewsCount != nil {
-		c.ReviewsCount = page.company.ReviewsCount
+	if page.company.ReviewCount != nil {
+		c.ReviewCount = page.company.ReviewCount
 	}
 }
 
@@ -388,6 +388,16 @@ func salaryOrNil(s Salary) *Salary {
 		return nil
 	}
 	return &s
+}
+
+// salaryBound is one end of a salary range. Indeed says -1 for an end it
+// has not got ("From $25 an hour" has min 25, max -1): a negative amount is
+// no bound, left out rather than passed on as a maximum of -1.
+func salaryBound(v any) *float64 {
+	if f := numberPtr(v); f != nil && *f >= 0 {
+		return f
+	}
+	return nil
 }
 
 func numberPtr(v any) *float64 {

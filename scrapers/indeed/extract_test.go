@@ -1,6 +1,7 @@
 package indeed
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -42,7 +43,7 @@ func TestParseJobPageRealFixture(t *testing.T) {
 		t.Error("description lost its list or the HTML")
 	}
 	c := j.withCompanyDetails().CompanyDetails
-	if c == nil || *c.Rating != 4 || *c.ReviewsCount != 2 || c.URL != "https://au.indeed.com/cmp/Papercut-Software" {
+	if c == nil || *c.Rating != 4 || *c.ReviewCount != 2 || c.URL != "https://au.indeed.com/cmp/Papercut-Software" {
 		t.Errorf("company = %+v", c)
 	}
 	if j.CompanyDetails != nil {
@@ -209,5 +210,39 @@ func TestDetectBlock(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { scrapertest.CheckBlock(t, detectBlock(c.r), c.kind, "Indeed") })
+	}
+}
+
+// TestSalaryWithoutAnUpperBound: Indeed's extractedSalary says -1 for the
+// end of a range it has not got ("From £25 an hour"); that end is absent,
+// never a maximum of -1.
+func TestSalaryWithoutAnUpperBound(t *testing.T) {
+	page := `<script>window.mosaic.providerData["mosaic-provider-jobcards"]={"metaData":{"mosaicProviderJobCardsModel":{"results":[` +
+		`{"jobkey":"aaaa000000000001","title":"Baker","salarySnippet":{"currency":"GBP","text":"From £25 an hour"},"extractedSalary":{"max":-1,"min":25,"type":"HOURLY"}},` +
+		`{"jobkey":"aaaa000000000002","title":"Cook","salarySnippet":{"currency":"GBP","text":"Up to £30,000 a year"},"extractedSalary":{"max":30000,"min":-1,"type":"YEARLY"}},` +
+		`{"jobkey":"aaaa000000000003","title":"Porter","extractedSalary":{"max":-1,"min":-1,"type":"YEARLY"}}` +
+		`]}}};</script>`
+	jobs, err := parseSearchPage([]byte(page), "uk.indeed.com")
+	if err != nil || len(jobs) != 3 {
+		t.Fatalf("jobs %+v, %v", jobs, err)
+	}
+	if s := jobs[0].Salary; s == nil || s.Min == nil || *s.Min != 25 || s.Max != nil || s.Period != "HOURLY" {
+		t.Errorf("from £25: salary %+v", s)
+	}
+	if s := jobs[1].Salary; s == nil || s.Min != nil || s.Max == nil || *s.Max != 30000 {
+		t.Errorf("up to £30,000: salary %+v", s)
+	}
+	if s := jobs[2].Salary; s != nil {
+		t.Errorf("no bounds and no text: salary %+v, want none", s)
+	}
+	b, _ := json.Marshal(jobs[0])
+	if strings.Contains(string(b), `"max"`) || strings.Contains(string(b), "-1") {
+		t.Errorf("job as JSON carries the missing bound: %s", b)
+	}
+	// The job page's salaryInfoModel says the same.
+	j, err := parseJobPage([]byte(`<script>window._initialData={"jobKey":"aaaa000000000004","salaryInfoModel":{"salaryMin":40000,"salaryMax":-1,"salaryType":"YEARLY","salaryText":"From $40,000 a year"},
+		"jobInfoWrapperModel":{"jobInfoModel":{"jobInfoHeaderModel":{"jobTitle":"Chef"}}}};</script>`), "www.indeed.com")
+	if err != nil || j.Salary == nil || j.Salary.Max != nil || *j.Salary.Min != 40000 {
+		t.Errorf("job page: salary %+v, %v", j.Salary, err)
 	}
 }

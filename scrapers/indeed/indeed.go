@@ -39,7 +39,8 @@ func New(env scrapers.Env) (scrapers.Plugin, error) {
 		ID:   ID,
 		Name: "Indeed",
 		Tools: []scrapers.Tool{
-			scrapers.NewTool("scrape", "Scrape Indeed", scrapeDescription, scrapeSchema, s.scrape),
+			scrapers.NewTool("scrape", "Scrape Indeed", scrapeDescription, scrapeSchema, s.scrape).
+				WithItems(scrapers.ItemSchema[Job]()),
 		},
 	}, nil
 }

@@ -386,3 +386,36 @@ func TestCheckArgError(t *testing.T) {
 		}
 	}
 }
+
+type shopItem struct {
+	URL   string   `json:"url"`
+	Price *float64 `json:"price,omitempty"`
+}
+
+func TestCheckItems(t *testing.T) {
+	tool := scrapers.Tool{Name: "scrape", ItemSchema: scrapers.ItemSchema[shopItem]()}
+	outcome := func(items ...string) scrapers.Outcome {
+		var o scrapers.Outcome
+		for _, it := range items {
+			o.Items = append(o.Items, json.RawMessage(it))
+		}
+		return o
+	}
+	if r := record(t, func(tb testing.TB) {
+		CheckItems(tb, tool, outcome(`{"url":"u","price":1.5}`, `{"url":"u"}`, `{"url":"u","error":"failed"}`))
+	}); r.errored || r.fatal {
+		t.Errorf("conforming items: %q", r.msg)
+	}
+	for _, bad := range []string{`{"url":"u","price":"cheap"}`, `{"price":1}`, `{"url":"u","colour":"red"}`, `[1]`} {
+		if r := record(t, func(tb testing.TB) { CheckItems(tb, tool, outcome(bad)) }); !r.errored {
+			t.Errorf("%s passed the check", bad)
+		}
+	}
+	if r := record(t, func(tb testing.TB) { CheckItems(tb, scrapers.Tool{Name: "x"}, outcome()) }); !r.errored {
+		t.Error("a tool without ItemSchema passed")
+	}
+	union := scrapers.Tool{Name: "u", ItemSchema: scrapers.AnyItem(scrapers.ItemSchema[shopItem](), scrapers.ItemSchema[scrapers.Failed]())}
+	if r := record(t, func(tb testing.TB) { CheckItems(tb, union, outcome(`{"url":"u","price":2}`)) }); r.errored {
+		t.Errorf("union: %q", r.msg)
+	}
+}

@@ -43,8 +43,9 @@ func Serve(tb testing.TB, h http.Handler, newPlugin func(scrapers.Env) (scrapers
 
 // Run runs tool with the raw JSON arguments args under ctx, the way the host
 // does: in a fresh [scrapers.Call]. It returns what the call gathered and the
-// tool's error, and fails the test when items came but no progress was
-// reported.
+// tool's error. It fails the test when items came but no progress was
+// reported, and checks the items against the tool's ItemSchema when it
+// declares one ([CheckItems]).
 func Run(ctx context.Context, tb testing.TB, tool scrapers.Tool, args string) (scrapers.Outcome, error) {
 	tb.Helper()
 	var progressed atomic.Bool
@@ -54,12 +55,14 @@ func Run(ctx context.Context, tb testing.TB, tool scrapers.Tool, args string) (s
 	if len(out.Items) > 0 && !progressed.Load() {
 		tb.Error("no progress was reported")
 	}
+	checkDeclared(tb, tool, out)
 	return out, err
 }
 
 // RunTool runs p's tool name with the raw JSON arguments args under a
 // timeout, the way the host does, and returns what the call gathered and the
-// tool's error. A plugin without the tool fails the test.
+// tool's error. A plugin without the tool fails the test; items are checked
+// against the tool's ItemSchema when it declares one ([CheckItems]).
 func RunTool(tb testing.TB, p scrapers.Plugin, name, args string, timeout time.Duration) (scrapers.Outcome, error) {
 	tb.Helper()
 	for _, tool := range p.Tools {
@@ -68,7 +71,9 @@ func RunTool(tb testing.TB, p scrapers.Plugin, name, args string, timeout time.D
 			defer cancel()
 			call := scrapers.NewCall(nil)
 			err := tool.Run(ctx, call, json.RawMessage(args))
-			return call.Snapshot(), err
+			out := call.Snapshot()
+			checkDeclared(tb, tool, out)
+			return out, err
 		}
 	}
 	tb.Fatalf("plugin %s has no tool %q", p.ID, name)

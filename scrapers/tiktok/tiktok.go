@@ -38,7 +38,8 @@ func New(env scrapers.Env) (scrapers.Plugin, error) {
 		ID:   ID,
 		Name: "TikTok",
 		Tools: []scrapers.Tool{
-			scrapers.NewTool("scrape", "Scrape TikTok", scrapeDescription, scrapeSchema, s.scrape),
+			scrapers.NewTool("scrape", "Scrape TikTok", scrapeDescription, scrapeSchema, s.scrape).
+				WithItems(scrapers.AnyItem(scrapers.ItemSchema[Video](), scrapers.ItemSchema[Profile](), scrapers.ItemSchema[Hashtag]())),
 		},
 	}, nil
 }

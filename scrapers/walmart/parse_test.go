@@ -28,14 +28,14 @@ func TestParseProductRealPage(t *testing.T) {
 	}{
 		{"url", p.URL, "https://www.walmart.com/ip/Great-Value-Whole-Vitamin-D-Milk-Gallon-128-fl-oz/10450114"},
 		{"id", p.ID, "10450114"},
-		{"title", p.Title, "Great Value Whole Vitamin D Milk, Gallon, 128 fl oz"},
+		{"name", p.Name, "Great Value Whole Vitamin D Milk, Gallon, 128 fl oz"},
 		{"brand", p.Brand, "Great Value"},
 		{"price", deref(p.Price), 3.74},
 		{"currency", p.Currency, "USD"},
 		{"availability", p.Availability, "In stock"},
 		{"seller", p.Seller, "Walmart.com"},
 		{"rating", deref(p.Rating), 2.9},
-		{"reviews_count", deref(p.ReviewsCount), 5153},
+		{"review_count", deref(p.ReviewCount), 5153},
 		{"upc", p.UPC, "078742351865"},
 	}
 	for _, c := range checks {
@@ -80,7 +80,7 @@ func TestParseProductShapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	if deref(p.Price) != 1299.0 || deref(p.ListPrice) != 1499.0 || p.Currency != "USD" || p.Availability != "Limited stock" || p.Seller != "Acme" ||
-		deref(p.Rating) != 4.5 || deref(p.ReviewsCount) != 77 || p.ShortDescription != "Short **one**" {
+		deref(p.Rating) != 4.5 || deref(p.ReviewCount) != 77 || p.ShortDescription != "Short **one**" {
 		b, _ := json.Marshal(p)
 		t.Errorf("product %s", b)
 	}
@@ -113,11 +113,11 @@ func TestParseSearchPage(t *testing.T) {
 		{"id", milk.ID, "10450114"},
 		{"product_id", milk.ProductID, "3H34WSS08ANB"},
 		{"url", milk.URL, "https://www.walmart.com/ip/Great-Value-Whole-Vitamin-D-Milk-Gallon-128-fl-oz/10450114"},
-		{"title", milk.Title, "Great Value Whole Vitamin D Milk, Gallon, 128 fl oz"},
+		{"name", milk.Name, "Great Value Whole Vitamin D Milk, Gallon, 128 fl oz"},
 		{"price", deref(milk.Price), 3.74},
 		{"currency", milk.Currency, "USD"},
 		{"rating", deref(milk.Rating), 2.9},
-		{"reviews_count", deref(milk.ReviewsCount), 5153},
+		{"review_count", deref(milk.ReviewCount), 5153},
 		{"image", milk.Image, "https://i5.walmartimages.com/seo/Great-Value-Whole-Vitamin-D-Milk-Gallon-128-fl-oz_bb4d3810.jpeg"},
 		{"seller", milk.Seller, "Walmart.com"},
 		{"availability", milk.Availability, "In stock"},
@@ -147,7 +147,7 @@ func TestParseSearchAppData(t *testing.T) {
 		t.Fatalf("%+v", page)
 	}
 	it := page.Items[0]
-	if it.ID != "44391605" || deref(it.Price) != 3.68 || deref(it.Rating) != 4.4 || deref(it.ReviewsCount) != 1203 ||
+	if it.ID != "44391605" || deref(it.Price) != 3.68 || deref(it.Rating) != 4.4 || deref(it.ReviewCount) != 1203 ||
 		it.Availability != "In stock" || it.Image != "https://i5.walmartimages.com/asr/2percent.jpeg" ||
 		it.URL != "https://www.walmart.com/ip/Great-Value-2-Reduced-Fat-Milk-1-Gallon-128-Fl-Oz/44391605" {
 		b, _ := json.Marshal(it)

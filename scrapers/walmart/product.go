@@ -23,7 +23,7 @@ type Product struct {
 	ID string `json:"id,omitempty"`
 	// ProductID is Walmart's catalog id (3H34WSS08ANB).
 	ProductID        string   `json:"product_id,omitempty"`
-	Title            string   `json:"title,omitempty"`
+	Name             string   `json:"name,omitempty"`
 	Brand            string   `json:"brand,omitempty"`
 	Price            *float64 `json:"price,omitempty"`
 	Currency         string   `json:"currency,omitempty"`
@@ -32,7 +32,7 @@ type Product struct {
 	Availability     string   `json:"availability,omitempty"`
 	Seller           string   `json:"seller,omitempty"`
 	Rating           *float64 `json:"rating,omitempty"`
-	ReviewsCount     *int     `json:"reviews_count,omitempty"`
+	ReviewCount      *int     `json:"review_count,omitempty"`
 	Image            string   `json:"image,omitempty"`
 	Images           []string `json:"images,omitempty"`
 	Highlights       []Spec   `json:"highlights,omitempty"`
@@ -85,7 +85,7 @@ func parseProduct(body []byte, pageURL string) (Product, error) {
 		URL:       pageURL,
 		ID:        str(jsonval.Get(prod, "usItemId")),
 		ProductID: str(jsonval.Get(prod, "id")),
-		Title:     str(jsonval.Get(prod, "name")),
+		Name:      str(jsonval.Get(prod, "name")),
 		Brand:     str(jsonval.Get(prod, "brand")),
 		UPC:       str(jsonval.Get(prod, "upc")),
 		Model:     str(jsonval.Get(prod, "model")),
@@ -110,9 +110,9 @@ func parseProduct(body []byte, pageURL string) (Product, error) {
 	if p.Rating == nil {
 		p.Rating = numPtr(jsonval.Get(data, "reviews", "roundedAverageOverallRating"))
 	}
-	p.ReviewsCount = intPtr(jsonval.Get(prod, "numberOfReviews"))
-	if p.ReviewsCount == nil {
-		p.ReviewsCount = intPtr(jsonval.Get(data, "reviews", "totalReviewCount"))
+	p.ReviewCount = intPtr(jsonval.Get(prod, "numberOfReviews"))
+	if p.ReviewCount == nil {
+		p.ReviewCount = intPtr(jsonval.Get(data, "reviews", "totalReviewCount"))
 	}
 
 	for _, im := range jsonval.List(jsonval.Get(prod, "imageInfo", "allImages")) {

@@ -93,7 +93,7 @@ func (s *scraper) reviewsTool() scrapers.Tool {
 			scrapers.IntRange(sc, "max_reviews", 1, maxMaxReviews, defaultMaxReviews)
 			scrapers.Choice(sc, "sort_by", sortOrders...)
 		},
-		s.reviews)
+		s.reviews).WithItems(scrapers.ItemSchema[Review]())
 }
 
 func (s *scraper) reviews(ctx context.Context, call *scrapers.Call, a ReviewsArgs) error {

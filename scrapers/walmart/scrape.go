@@ -61,14 +61,14 @@ func (a *ScrapeArgs) Validate() error {
 
 func (s *scraper) scrapeTool() scrapers.Tool {
 	return scrapers.NewTool("scrape", "Scrape Walmart",
-		"Search walmart.com and read product pages. Search results give item id, title, url, price, currency, rating, "+
-			"reviews count, image, seller, availability and sponsored; product pages (urls) add brand, highlights, "+
+		"Search walmart.com and read product pages. Search results give item id, name, url, price, currency, rating, "+
+			"review_count, image, seller, availability and sponsored; product pages (urls) add brand, highlights, "+
 			"specifications, images, description and breadcrumbs. Use the reviews tool for customer reviews.",
 		func(sc *jsonschema.Schema) {
 			scrapers.ListMax(sc, maxList, "urls", "search_terms")
 			scrapers.IntRange(sc, "max_items", 1, maxMaxItems, defaultMaxItems)
 		},
-		s.scrape)
+		s.scrape).WithItems(scrapers.ItemSchema[Product]())
 }
 
 func (s *scraper) scrape(ctx context.Context, call *scrapers.Call, a ScrapeArgs) error {

@@ -55,7 +55,7 @@ func searchItem(it any) (Product, bool) {
 	p := Product{
 		ID:        id,
 		ProductID: str(jsonval.Get(it, "id")),
-		Title:     str(jsonval.Get(it, "name")),
+		Name:      str(jsonval.Get(it, "name")),
 		Brand:     str(jsonval.Get(it, "brand")),
 		Seller:    str(jsonval.Get(it, "sellerName")),
 	}
@@ -87,7 +87,7 @@ func searchItem(it any) (Product, bool) {
 	p.UnitPrice = str(jsonval.Get(pi, "unitPrice"))
 
 	p.Rating = numPtr(first(it, []any{"averageRating"}, []any{"rating", "averageRating"}))
-	p.ReviewsCount = intPtr(first(it, []any{"numberOfReviews"}, []any{"rating", "numberOfReviews"}))
+	p.ReviewCount = intPtr(first(it, []any{"numberOfReviews"}, []any{"rating", "numberOfReviews"}))
 	p.Image = str(first(it, []any{"imageInfo", "thumbnailUrl"}, []any{"image"}))
 	p.Availability = str(first(it, []any{"availabilityStatusV2", "display"}, []any{"availabilityStatusDisplayValue"}))
 	if p.Availability == "" {

@@ -101,7 +101,7 @@ func TestScrapeSearchPagesToMaxItems(t *testing.T) {
 		if it["url"] != "https://www.walmart.com/ip/Thing-"+id+"/"+id || it["position"] != float64(i+1) || it["search_term"] != "whole milk" {
 			t.Errorf("item %d: %v", i, it)
 		}
-		if it["price"] == nil || it["currency"] != "USD" || it["rating"] != 4.5 || it["seller"] != "Walmart.com" || it["availability"] != "In stock" || it["image"] == nil || it["title"] == nil {
+		if it["price"] == nil || it["currency"] != "USD" || it["rating"] != 4.5 || it["seller"] != "Walmart.com" || it["availability"] != "In stock" || it["image"] == nil || it["name"] == nil {
 			t.Errorf("item %d: %v", i, it)
 		}
 	}
@@ -156,14 +156,14 @@ func TestScrapeProductURLs(t *testing.T) {
 	for _, it := range ok {
 		byURL[it["url"].(string)] = it
 	}
-	if it := byURL[urls[1]]; it == nil || it["id"] != "777" || it["title"] != "Product 777" || it["price"] != 9.97 || it["brand"] != "Acme" || it["description"] != "A **fine** thing." {
+	if it := byURL[urls[1]]; it == nil || it["id"] != "777" || it["name"] != "Product 777" || it["price"] != 9.97 || it["brand"] != "Acme" || it["description"] != "A **fine** thing." {
 		t.Errorf("generated product %v", it)
 	}
 	if h, _ := byURL[urls[1]]["highlights"].([]any); len(h) != 1 {
 		t.Errorf("highlights %v", byURL[urls[1]]["highlights"])
 	}
 	milk := byURL[urls[0]]
-	if real != nil && (milk["title"] != "Great Value Whole Vitamin D Milk, Gallon, 128 fl oz" || milk["price"] != 3.74) {
+	if real != nil && (milk["name"] != "Great Value Whole Vitamin D Milk, Gallon, 128 fl oz" || milk["price"] != 3.74) {
 		t.Errorf("real product page through the stand-in: %v", milk)
 	}
 	if len(s.requests.WithPrefix("/ip/777?athbdg=L1600")) != 1 {
