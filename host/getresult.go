@@ -4,17 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/surfsense/pluginhost/host/results"
 	"github.com/surfsense/pluginhost/scrapers"
 )
 
 // GetResultTool is the name of the tool every server has for paging through a
-// result too large to return whole.
+// result too large to return whole (CONTRACTS.md, "Tool results").
 const GetResultTool = "get_result"
 
 type getResultArgs struct {
@@ -32,9 +33,10 @@ func (a *getResultArgs) Validate() error {
 	return nil
 }
 
-// getResultTool describes get_result; bindGetResult gives it its work.
+// getResultTool describes get_result. The host answers it itself
+// (getResultHandler): it reads a stored result, so it has no scrape to run.
 func getResultTool() scrapers.Tool {
-	return scrapers.NewTool("get_result", "Get the rest of a large result",
+	t := scrapers.NewTool("get_result", "Get the rest of a large result",
 		"Returns more items of a result that was too large to return whole. Pass the result_id and next_offset it gave; results are kept for 24 hours and only the license that made the call can read them.",
 		func(s *jsonschema.Schema) {
 			s.Required = []string{"result_id"}
@@ -42,52 +44,57 @@ func getResultTool() scrapers.Tool {
 				zero := 0.0
 				p.Minimum = &zero
 			}
-		},
-		func(context.Context, *scrapers.Call, getResultArgs) error {
-			return errors.New("get_result is not bound to a host")
-		})
-}
-
-func (h *Host) bindGetResult(plugin string, t scrapers.Tool) scrapers.Tool {
-	t.Run = func(ctx context.Context, call *scrapers.Call, raw json.RawMessage) error {
-		var args getResultArgs
-		if err := scrapers.DecodeArgs(raw, &args); err != nil {
-			return err
-		}
-		c, ok := callerFrom(ctx)
-		if !ok {
-			return errors.New("the call carried no license")
-		}
-		st, err := h.stores.Results.Get(ctx, c.LicenseHash, args.ResultID)
-		if errors.Is(err, results.ErrNotFound) {
-			return scrapers.Argf("result_id", "%v", err)
-		} else if err != nil {
-			return fmt.Errorf("the stored result could not be read: %v", err)
-		}
-		if st.Plugin != plugin {
-			return scrapers.Argf("result_id", "belongs to the %s plugin; call its get_result", st.Plugin)
-		}
-		off := 0
-		if args.Offset != nil {
-			off = *args.Offset
-		}
-		if off > len(st.Items) {
-			return scrapers.Argf("offset", "must be at most %d, the number of items", len(st.Items))
-		}
-		return &pageReady{id: args.ResultID, offset: off, stored: st}
-	}
+		}, func(context.Context, *scrapers.Call, getResultArgs) error { return nil })
+	t.Run = nil
 	return t
 }
 
-// pageReady carries a stored result from get_result's Run to shape without
-// copying it through the Call.
-type pageReady struct {
-	id     string
-	offset int
-	stored results.Stored
+// getResultHandler answers get_result for plugin p: the page of the stored
+// result at the offset asked, for the license that made the call only.
+func (h *Host) getResultHandler(p scrapers.Plugin) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		start := time.Now()
+		c, ok := callerOfRequest(ctx, req)
+		if !ok {
+			// Not reachable through the router, which checks the license first.
+			return toolError("the call carried no license"), nil
+		}
+		res, outcome, items := h.getResult(ctx, c, p.ID, req.Params.Arguments)
+		h.observeCall(ctx, p.ID, GetResultTool, c, outcome, items, start)
+		return res, nil
+	}
 }
 
-func (*pageReady) Error() string { return "page ready" }
+// getResult reads the page; it returns the result, its outcome for metrics
+// and the number of items on the page.
+func (h *Host) getResult(ctx context.Context, c caller, plugin string, raw json.RawMessage) (*mcp.CallToolResult, string, int) {
+	var args getResultArgs
+	if err := scrapers.DecodeArgs(raw, &args); err != nil {
+		return toolError(err.Error()), "bad_arguments", 0
+	}
+	st, err := h.stores.Results.Get(ctx, c.LicenseHash, args.ResultID)
+	if errors.Is(err, results.ErrNotFound) {
+		return toolError(scrapers.Argf("result_id", "%v", err).Error()), "bad_arguments", 0
+	} else if err != nil {
+		return toolError("the stored result could not be read: " + err.Error()), "tool_error", 0
+	}
+	if st.Plugin != plugin {
+		return toolError(scrapers.Argf("result_id", "belongs to the %s plugin; call its get_result", st.Plugin).Error()), "bad_arguments", 0
+	}
+	off := 0
+	if args.Offset != nil {
+		off = *args.Offset
+	}
+	if off > len(st.Items) {
+		return toolError(scrapers.Argf("offset", "must be at most %d, the number of items", len(st.Items)).Error()), "bad_arguments", 0
+	}
+	out := scrapers.Outcome{Items: st.Items, Partial: st.Partial, Reasons: st.Reasons, Meta: st.Meta}
+	page, err := h.page(ctx, c, plugin, st.Tool, out, off, args.ResultID)
+	if err != nil {
+		return toolError(err.Error()), "tool_error", 0
+	}
+	return render(page, c.TextOnly), "ok", len(page.Items)
+}
 
 func storedFrom(plugin, tool string, o scrapers.Outcome) results.Stored {
 	return results.Stored{Plugin: plugin, Tool: tool, Items: o.Items, Partial: o.Partial, Reasons: o.Reasons, Meta: o.Meta}

@@ -1,25 +1,16 @@
-// Package host is the SurfSense plugin host: the router, the license check,
-// one stateless MCP server per plugin at /<id>/mcp, /license and /cancel, the
-// registry and OAuth pages, health, readiness and metrics.
-//
-// New builds a Host from a Config; Handler serves the public routes and
-// MetricsHandler the Prometheus ones. Drain begins a graceful stop.
 package host
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/go-chi/chi/v5"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/surfsense/pluginhost/host/calls"
@@ -64,18 +55,6 @@ type Options struct {
 	// Parts are routes and readiness parts beside the plugins. Nil builds the
 	// default ones from Config: the OAuth pages and the plugin lists.
 	Parts []Part
-}
-
-// Part is something mounted beside the plugins: it adds routes and names its
-// state in /readyz.
-type Part interface {
-	// Name is the part's name in /readyz.
-	Name() string
-	// Mount adds the part's routes.
-	Mount(r chi.Router)
-	// Status says "ok" or what is degraded; a degraded part keeps the replica
-	// ready (200), as CONTRACTS.md asks.
-	Status() string
 }
 
 // Host is one replica of the plugin host.
@@ -161,18 +140,6 @@ func New(cfg Config, opts Options) (*Host, error) {
 	return h, nil
 }
 
-func newBackend(cfg Config, log *slog.Logger) (license.Backend, error) {
-	switch cfg.License.Backend {
-	case "dev":
-		return license.Dev{}, nil
-	case "file":
-		return license.NewFile(cfg.License.KeysFile, log)
-	case "keygen":
-		return license.NewKeygen(cfg.License.KeygenURL, cfg.License.KeygenAccount)
-	}
-	return nil, fmt.Errorf("LICENSE_BACKEND=%q: choose keygen, file or dev", cfg.License.Backend)
-}
-
 func (h *Host) mountPlugins(ctors []scrapers.Constructor) error {
 	env := scrapers.Env{Getenv: h.cfg.Getenv, AllowPrivateNetworks: h.cfg.AllowPrivateNetworks, Logger: h.log}
 	seen := map[string]bool{}
@@ -231,83 +198,3 @@ func (h *Host) Checker() *license.Checker { return h.checker }
 
 // Config returns the host's configuration.
 func (h *Host) Config() Config { return h.cfg }
-
-// Draining reports whether Drain began.
-func (h *Host) Draining() bool { return h.draining.Load() }
-
-// Drain stops taking calls (/readyz turns 503 and new calls are refused with
-// 503), lets calls in flight finish for up to wait, then cancels the rest with
-// a tool error saying the host is shutting down, and waits (briefly) until they
-// answered. It returns how many calls had to be cancelled.
-func (h *Host) Drain(ctx context.Context, wait time.Duration) int {
-	h.draining.Store(true)
-	h.log.Info("draining: no new calls are taken", "in_flight", h.InFlight(), "drain", wait.String())
-	if h.waitIdle(ctx, wait) {
-		return 0
-	}
-	h.mu.Lock()
-	list := make([]*activeCall, 0, len(h.inFlight))
-	for c := range h.inFlight {
-		list = append(list, c)
-	}
-	h.mu.Unlock()
-	for _, c := range list {
-		c.cancel(scrapers.ErrShuttingDown)
-	}
-	h.log.Warn("drain time ran out: calls in flight were cancelled", "cancelled", len(list))
-	h.waitIdle(ctx, 5*time.Second)
-	return len(list)
-}
-
-// InFlight is the number of tool calls in flight on this replica.
-func (h *Host) InFlight() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return len(h.inFlight)
-}
-
-func (h *Host) waitIdle(ctx context.Context, wait time.Duration) bool {
-	deadline := time.NewTimer(wait)
-	defer deadline.Stop()
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		if h.InFlight() == 0 {
-			return true
-		}
-		select {
-		case <-deadline.C:
-			return h.InFlight() == 0
-		case <-ctx.Done():
-			return h.InFlight() == 0
-		case <-tick.C:
-		}
-	}
-}
-
-// readiness is /readyz's body.
-type readiness struct {
-	Status string            `json:"status"` // ready, draining
-	Parts  map[string]string `json:"parts"`
-}
-
-func (h *Host) readiness() (int, readiness) {
-	r := readiness{Status: "ready", Parts: map[string]string{}}
-	r.Parts["license"] = "ok (" + h.checker.Backend.Name() + ")"
-	r.Parts["plugins"] = fmt.Sprintf("ok (%d mounted: %s)", len(h.plugins), strings.Join(h.PluginIDs(), ", "))
-	if h.stores.Health == nil {
-		r.Parts["redis"] = "not configured (memory, one replica)"
-	} else if ok, detail := h.stores.Health(); ok {
-		r.Parts["redis"] = "ok"
-	} else {
-		r.Parts["redis"] = "degraded: " + detail + " (serving from this replica's memory)"
-	}
-	for _, p := range h.parts {
-		r.Parts[p.Name()] = p.Status()
-	}
-	if h.draining.Load() {
-		r.Status = "draining"
-		return http.StatusServiceUnavailable, r
-	}
-	return http.StatusOK, r
-}

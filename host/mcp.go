@@ -23,8 +23,7 @@ func (h *Host) mcpHandler(p scrapers.Plugin) http.Handler {
 	for _, t := range p.Tools {
 		srv.AddTool(mcpTool(t), h.toolHandler(p, t))
 	}
-	gr := getResultTool()
-	srv.AddTool(mcpTool(gr), h.toolHandler(p, h.bindGetResult(p.ID, gr)))
+	srv.AddTool(mcpTool(getResultTool()), h.getResultHandler(p))
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Stateless:           true,
 		Logger:              h.log,

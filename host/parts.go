@@ -10,6 +10,18 @@ import (
 	"github.com/surfsense/pluginhost/registry"
 )
 
+// Part is something mounted beside the plugins: it adds routes and names its
+// state in /readyz.
+type Part interface {
+	// Name is the part's name in /readyz.
+	Name() string
+	// Mount adds the part's routes.
+	Mount(r chi.Router)
+	// Status says "ok" or what is degraded; a degraded part keeps the replica
+	// ready (200), as CONTRACTS.md asks.
+	Status() string
+}
+
 // defaultParts builds what the host serves beside the plugins.
 func defaultParts(cfg Config, log *slog.Logger, st Stores) ([]Part, error) {
 	pages, err := oauthpage.New(oauthpage.Config{PublicURL: cfg.PublicURL, Logger: log, Seen: st.OAuthStates})

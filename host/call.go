@@ -1,0 +1,125 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/surfsense/pluginhost/host/calls"
+	"github.com/surfsense/pluginhost/scrapers"
+)
+
+// The call lifecycle: one tool call from the SDK's handler to its result.
+// What the result looks like is outcome.go's; paging is page.go's.
+
+// ProgressInterval is how often a call with a progress token hears from the
+// host while it works, whether or not the tool reported progress (CONTRACTS.md
+// asks for at least every 10 s).
+var ProgressInterval = 5 * time.Second
+
+// stopGrace is how long a tool has to return after its context ended before
+// the host answers with what it gathered.
+const stopGrace = 2 * time.Second
+
+var (
+	errDeadline   = errors.New("the call's deadline passed")
+	errClientGone = errors.New("the client went away")
+)
+
+// activeCall is one tool call in flight on this replica.
+type activeCall struct {
+	cancelCause context.CancelCauseFunc
+}
+
+func (a *activeCall) cancel(cause error) { a.cancelCause(cause) }
+
+// toolHandler runs one scraper tool under the host's rules: the call's
+// deadline, cancellation by thread, progress notifications, partial results
+// and large results kept for get_result.
+func (h *Host) toolHandler(p scrapers.Plugin, t scrapers.Tool) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		start := time.Now()
+		c, ok := callerOfRequest(ctx, req)
+		if !ok {
+			// Not reachable through the router, which checks the license first.
+			return toolError("the call carried no license"), nil
+		}
+		ctx, cancel := context.WithCancelCause(ctx)
+		defer cancel(nil)
+		ac := &activeCall{cancelCause: cancel}
+		h.track(ac, true)
+		defer h.track(ac, false)
+		if c.Thread != "" {
+			done, err := h.stores.Calls.Start(ctx, calls.Key{License: c.LicenseHash, Thread: c.Thread}, func() { cancel(scrapers.ErrCancelled) })
+			if err != nil {
+				h.log.Warn("call not registered for cancel", "plugin", p.ID, "err", err)
+			} else {
+				defer done()
+			}
+		}
+		// The deadline is measured from the call's start and gives what was
+		// gathered rather than nothing.
+		runCtx, stop := context.WithTimeoutCause(ctx, h.cfg.CallDeadline, errDeadline)
+		defer stop()
+
+		prog := newProgress(ctx, req)
+		call := scrapers.NewCall(prog.report)
+		finished := make(chan error, 1)
+		go func() {
+			defer func() {
+				if r := recover(); r != nil {
+					h.log.Error("tool panicked", "plugin", p.ID, "tool", t.Name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+					finished <- fmt.Errorf("the tool failed unexpectedly; the error was logged")
+				}
+			}()
+			finished <- t.Run(context.WithValue(runCtx, ctxCaller, c), call, req.Params.Arguments)
+		}()
+		if rc := requestContext(ctx); rc != nil {
+			stopWatch := context.AfterFunc(rc, func() { cancel(errClientGone) })
+			defer stopWatch()
+		}
+		var runErr error
+		tick := time.NewTicker(ProgressInterval)
+		defer tick.Stop()
+	wait:
+		for {
+			select {
+			case runErr = <-finished:
+				break wait
+			case <-tick.C:
+				prog.heartbeat(call.Len())
+			case <-runCtx.Done():
+				select {
+				case runErr = <-finished:
+				case <-time.After(stopGrace):
+					runErr = context.Cause(runCtx)
+				}
+				break wait
+			}
+		}
+		// Why the call stopped early, if it did: the deadline, a cancel by
+		// thread, the drain, or the client leaving.
+		var cause error
+		if runCtx.Err() != nil {
+			cause = context.Cause(runCtx)
+			if cause == context.Canceled {
+				cause = errClientGone // the SDK's own context ended
+			}
+		}
+		res, outcome := h.shape(ctx, p, t, c, call, runErr, cause)
+		h.observeCall(ctx, p.ID, t.Name, c, outcome, call.Len(), start)
+		return res, nil
+	}
+}
+
+// observeCall records one call's end: its metrics and its log line.
+func (h *Host) observeCall(ctx context.Context, plugin, tool string, c caller, outcome string, items int, start time.Time) {
+	h.metrics.calls.WithLabelValues(plugin, tool, outcome).Inc()
+	h.metrics.duration.WithLabelValues(plugin, tool).Observe(time.Since(start).Seconds())
+	h.log.Info("tool call", "request_id", RequestIDFrom(ctx), "plugin", plugin, "tool", tool, "outcome", outcome,
+		"items", items, "duration_ms", time.Since(start).Milliseconds(), "thread", c.Thread)
+}

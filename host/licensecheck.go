@@ -1,0 +1,52 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/surfsense/pluginhost/license"
+)
+
+// requireLicense checks Authorization: License <key> (CONTRACTS.md, "The
+// license (contract 2, kept exactly)") and refuses with 401, 403 or 503 and a
+// JSON reason. The caller it lets through is in the request's context.
+func (h *Host) requireLicense(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, key, err := readCaller(r.Header)
+		if errors.Is(err, errNoLicense) {
+			h.metrics.verdicts.WithLabelValues(license.ReasonMissing).Inc()
+			h.refuse(w, http.StatusUnauthorized, license.ReasonMissing, err.Error(), 0)
+			return
+		}
+		res := h.checker.Check(r.Context(), key)
+		switch reason := res.Reason(); reason {
+		case "":
+		case license.ReasonUnavailable:
+			h.refuse(w, http.StatusServiceUnavailable, reason, "the license service cannot be reached; try again shortly", 30)
+			return
+		default:
+			h.refuse(w, http.StatusForbidden, reason, licenseMessage(reason), 0)
+			return
+		}
+		if errors.Is(err, errBadThread) {
+			h.refuse(w, http.StatusBadRequest, "bad_request", err.Error(), 0)
+			return
+		}
+		c.Result = res
+		ctx := context.WithValue(r.Context(), ctxCaller, c)
+		ctx = context.WithValue(ctx, ctxRequestDone, r.Context())
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+func licenseMessage(reason string) string {
+	switch reason {
+	case "expired":
+		return "the SurfSense license has expired; renew it in SurfSense's License settings"
+	case "revoked":
+		return "the SurfSense license was revoked or suspended"
+	default:
+		return "the SurfSense license key is not recognized"
+	}
+}

@@ -1,0 +1,64 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// progress sends MCP progress notifications for one call when it carries a
+// progress token: the tool's own reports, and a heartbeat from the host.
+type progress struct {
+	ctx   context.Context
+	req   *mcp.CallToolRequest
+	token any
+	mu    sync.Mutex
+	n     float64
+	msg   string
+	total float64
+}
+
+func newProgress(ctx context.Context, req *mcp.CallToolRequest) *progress {
+	return &progress{ctx: ctx, req: req, token: req.Params.GetProgressToken()}
+}
+
+func (p *progress) report(message string, done, total int) {
+	if p.token == nil {
+		return
+	}
+	p.mu.Lock()
+	p.msg, p.total = message, float64(total)
+	p.mu.Unlock()
+	p.send(message, float64(total))
+}
+
+func (p *progress) heartbeat(items int) {
+	if p.token == nil {
+		return
+	}
+	p.mu.Lock()
+	msg := p.msg
+	total := p.total
+	p.mu.Unlock()
+	if msg == "" {
+		msg = "working"
+	}
+	p.send(fmt.Sprintf("%s (%d items so far)", msg, items), total)
+}
+
+// send emits one notification; progress only ever increases.
+func (p *progress) send(message string, total float64) {
+	p.mu.Lock()
+	p.n++
+	n := p.n
+	if total > 0 && n > total {
+		total = 0 // the count went past the tool's estimate: say unknown
+	}
+	p.mu.Unlock()
+	if p.req.Session == nil {
+		return
+	}
+	_ = p.req.Session.NotifyProgress(p.ctx, &mcp.ProgressNotificationParams{ProgressToken: p.token, Message: message, Progress: n, Total: total})
+}

@@ -1,0 +1,45 @@
+package host
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+)
+
+// routes is the public router (CONTRACTS.md, "Routes"). Each route's handler
+// lives in a file of its own: licenseroute.go, cancel.go, index.go; the MCP
+// servers' middleware in licensecheck.go, limits.go and drain.go.
+func (h *Host) routes() http.Handler {
+	r := chi.NewRouter()
+	r.Use(requestID, h.accessLog)
+	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusNotFound, refusal{Reason: "not_found", Message: "no such route; plugins are at /<id>/mcp"})
+	})
+	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusMethodNotAllowed, refusal{Reason: "method_not_allowed"})
+	})
+	r.Get("/", h.serveIndex)
+	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	r.Get("/readyz", func(w http.ResponseWriter, r *http.Request) {
+		status, body := h.readiness()
+		writeJSON(w, status, body)
+	})
+	r.With(h.requireLicense).Get("/license", h.serveLicense)
+	r.With(h.requireLicense).Post("/cancel", h.serveCancel)
+	for _, m := range h.plugins {
+		path := "/" + m.plugin.ID + "/mcp"
+		r.With(h.refuseWhileDraining, h.requireLicense, h.limitCalls(m.plugin.ID)).Post(path, m.handler.ServeHTTP)
+		notAllowed := func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Allow", http.MethodPost)
+			writeJSON(w, http.StatusMethodNotAllowed, refusal{Reason: "method_not_allowed", Message: "this server is stateless: use POST"})
+		}
+		r.Get(path, notAllowed)
+		r.Delete(path, notAllowed)
+	}
+	for _, p := range h.parts {
+		p.Mount(r)
+	}
+	return r
+}
