@@ -22,15 +22,21 @@ import (
 
 	"github.com/surfsense/pluginhost/host"
 	"github.com/surfsense/pluginhost/scrapers"
+	"github.com/surfsense/pluginhost/scrapers/all"
 )
 
 // knownVars is every variable the host or its plugins read.
 func knownVars() map[string]bool {
 	m := map[string]bool{}
-	for _, v := range host.EnvVars() {
-		m[v] = true
+	var plugins []scrapers.Plugin
+	for _, ctor := range all.Plugins {
+		p, err := ctor(scrapers.Env{})
+		if err != nil {
+			panic(err)
+		}
+		plugins = append(plugins, p)
 	}
-	for _, v := range host.PluginEnvVars(host.KnownPluginIDs) {
+	for _, v := range host.EnvVars(plugins) {
 		m[v] = true
 	}
 	return m

@@ -17,8 +17,8 @@ import (
 // What the result looks like is outcome.go's; paging is page.go's.
 
 // ProgressInterval is how often a call with a progress token hears from the
-// host while it works, whether or not the tool reported progress (CONTRACTS.md
-// asks for at least every 10 s).
+// host while it works, whether or not the tool reported progress
+// (CONTRACTS.md, "Tool results", asks for at least every 10 s).
 var ProgressInterval = 5 * time.Second
 
 // stopGrace is how long a tool has to return after its context ended before

@@ -165,6 +165,9 @@ func (h *Host) mountPlugins(ctors []scrapers.Constructor) error {
 			errs = append(errs, fmt.Errorf("UNLISTED_PLUGINS names %q, which is not a plugin of this build", id))
 		}
 	}
+	// The per-plugin variables are read for the plugins mounted, whatever
+	// their ids: a new plugin needs nothing here.
+	errs = append(errs, h.cfg.readPluginVars(h.PluginIDs()))
 	return errors.Join(errs...)
 }
 

@@ -738,14 +738,45 @@ func TestConfigFromEnv(t *testing.T) {
 	}
 	c, err = host.FromEnv(env(map[string]string{"LICENSE_BACKEND": "keygen", "KEYGEN_URL": "https://k", "KEYGEN_ACCOUNT": "a",
 		"AMAZON_RATE_LIMIT_PER_MINUTE": "7", "RATE_LIMIT_PER_MINUTE": "60", "UNLISTED_PLUGINS": "reddit, instagram"}), false)
-	if err != nil || c.RateLimitFor("amazon") != 7 || c.RateLimitFor("youtube") != 60 || len(c.UnlistedPlugins) != 2 {
+	if err != nil || c.RateLimitFor("youtube") != 60 || len(c.UnlistedPlugins) != 2 {
 		t.Fatalf("%+v %v", c, err)
+	}
+	if _, err := host.FromEnv(env(map[string]string{"LOG_LEVEL": "loud"}), true); err == nil || !strings.Contains(err.Error(), "LOG_LEVEL") {
+		t.Errorf("a bad LOG_LEVEL is not reported: %v", err)
 	}
 	_, err = host.FromEnv(env(map[string]string{"LICENSE_BACKEND": "keygen", "CALL_DEADLINE": "400s", "RESULT_MAX_BYTES": "x", "REDIS_URL": "http://x"}), false)
 	for _, want := range []string{"KEYGEN_URL", "CALL_DEADLINE", "RESULT_MAX_BYTES", "REDIS_URL"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error does not name %s: %v", want, err)
 		}
+	}
+}
+
+// TestPluginVariablesReadForMountedPlugins: <ID>_RATE_LIMIT_PER_MINUTE is
+// read for whatever plugins are mounted, by their ids, with no list of ids in
+// the host.
+func TestPluginVariablesReadForMountedPlugins(t *testing.T) {
+	waiter := func(scrapers.Env) (scrapers.Plugin, error) {
+		return scrapers.Plugin{ID: "brand-new-site", Name: "New", Tools: []scrapers.Tool{
+			scrapers.NewTool("t", "T", "d", nil, func(context.Context, *scrapers.Call, struct{}) error { return nil })}}, nil
+	}
+	env := map[string]string{"BRAND_NEW_SITE_RATE_LIMIT_PER_MINUTE": "7", "AMAZON_RATE_LIMIT_PER_MINUTE": "3"}
+	cfg := host.Defaults()
+	cfg.Getenv = func(k string) string { return env[k] }
+	h, err := host.New(cfg, host.Options{Backend: license.Dev{}, Plugins: []scrapers.Constructor{waiter}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hc := h.Config(); hc.RateLimitFor("brand-new-site") != 7 {
+		got := hc.RateLimitFor("brand-new-site")
+		t.Errorf("BRAND_NEW_SITE_RATE_LIMIT_PER_MINUTE gave %d, want 7", got)
+	}
+	if _, ok := h.Config().PluginRateLimits["amazon"]; ok {
+		t.Error("a plugin that is not mounted had its variable read")
+	}
+	env["BRAND_NEW_SITE_RATE_LIMIT_PER_MINUTE"] = "many"
+	if _, err := host.New(cfg, host.Options{Backend: license.Dev{}, Plugins: []scrapers.Constructor{waiter}}); err == nil || !strings.Contains(err.Error(), "BRAND_NEW_SITE_RATE_LIMIT_PER_MINUTE") {
+		t.Errorf("a bad per-plugin value is not reported: %v", err)
 	}
 }
 

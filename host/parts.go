@@ -18,7 +18,7 @@ type Part interface {
 	// Mount adds the part's routes.
 	Mount(r chi.Router)
 	// Status says "ok" or what is degraded; a degraded part keeps the replica
-	// ready (200), as CONTRACTS.md asks.
+	// ready (200), as CONTRACTS.md asks ("Routes", /readyz).
 	Status() string
 }
 

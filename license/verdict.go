@@ -1,7 +1,3 @@
-// Package license checks SurfSense license keys (contract 2): it parses the
-// Authorization header, asks a backend (Keygen CE, a keys file, or the dev
-// backend), caches verdicts per key hash, and keeps a key valid through a grace
-// period while the backend is unreachable.
 package license
 
 import (

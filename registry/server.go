@@ -43,36 +43,20 @@ type Config struct {
 	Logger *slog.Logger
 }
 
-// ConfigFromEnv reads REGISTRY_DIR, REGISTRY_PUBLIC_KEY, REGISTRY_ISSUER,
-// REGISTRY_IDENTITY and REGISTRY_TRUSTED_ROOT through getenv (os.Getenv when
-// nil).
-func ConfigFromEnv(getenv func(string) string) Config {
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	return Config{
-		Dir:         strings.TrimSpace(getenv("REGISTRY_DIR")),
-		PublicKey:   strings.TrimSpace(getenv("REGISTRY_PUBLIC_KEY")),
-		Issuer:      strings.TrimSpace(getenv("REGISTRY_ISSUER")),
-		Identity:    strings.TrimSpace(getenv("REGISTRY_IDENTITY")),
-		TrustedRoot: strings.TrimSpace(getenv("REGISTRY_TRUSTED_ROOT")),
-	}
-}
-
 // trust turns the configuration into the trust the list must carry.
 // hasTrust is false when nothing says whose signature a REGISTRY_DIR list
 // needs.
 func (c Config) trust() (t Trust, hasTrust bool, err error) {
-	if c.PublicKey != "" {
-		pemKey := []byte(c.PublicKey)
-		if !strings.Contains(c.PublicKey, "-----BEGIN") {
-			pemKey, err = readLimited(c.PublicKey, 64<<10)
+	if key := strings.TrimSpace(c.PublicKey); key != "" {
+		pemKey := []byte(key)
+		if !strings.Contains(key, "-----BEGIN") {
+			pemKey, err = readLimited(key, 64<<10)
 			if err != nil {
 				return t, false, fmt.Errorf("REGISTRY_PUBLIC_KEY: reading the key file: %w", err)
 			}
-		} else if !strings.Contains(c.PublicKey, "\n") {
+		} else if !strings.Contains(key, "\n") {
 			// Some deploy tools flatten a PEM into one line with \n escapes.
-			pemKey = []byte(strings.ReplaceAll(c.PublicKey, `\n`, "\n"))
+			pemKey = []byte(strings.ReplaceAll(key, `\n`, "\n"))
 		}
 		t.PublicKey = pemKey
 	}

@@ -261,9 +261,7 @@ func TestServerRegistryDirWithKey(t *testing.T) {
 		"PEM with padding": "  " + pem + "\n",
 	} {
 		t.Run(name, func(t *testing.T) {
-			cfg := ConfigFromEnv(func(k string) string {
-				return map[string]string{"REGISTRY_DIR": dir, "REGISTRY_PUBLIC_KEY": key}[k]
-			})
+			cfg := Config{Dir: dir, PublicKey: key}
 			s, h := newTestServer(t, cfg)
 			if s.Status() != "ok" {
 				t.Fatalf("status %q", s.Status())

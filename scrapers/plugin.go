@@ -1,10 +1,3 @@
-// Package scrapers holds what SurfSense's scraper plugins share: the shape of a
-// plugin and its tools, the per-call collector of items ([Call]), the errors a
-// tool reports, and the fetching layer every site uses.
-//
-// A site is one package under scrapers/ (scrapers/webcrawl, scrapers/amazon, …)
-// exporting New(Env) Plugin. Sites never import each other; scrapers/all lists
-// them, and the host mounts each at /<id>/mcp.
 package scrapers
 
 import (

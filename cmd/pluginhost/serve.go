@@ -45,13 +45,13 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		}
 		return env(k)
 	}
-	logger := newLogger(stderr, getenv("LOG_LEVEL"))
-	slog.SetDefault(logger)
 	cfg, err := host.FromEnv(getenv, *dev)
 	if err != nil {
 		fmt.Fprintf(stderr, "pluginhost serve: the configuration is not usable:\n  %s\n", strings.ReplaceAll(err.Error(), "\n", "\n  "))
 		return 2
 	}
+	logger := newLogger(stderr, cfg.LogLevel)
+	slog.SetDefault(logger)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
 	h, cleanup, err := buildHost(ctx, cfg, logger)
@@ -114,12 +114,8 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func newLogger(w io.Writer, level string) *slog.Logger {
-	var l slog.Level
-	if err := l.UnmarshalText([]byte(level)); err != nil || level == "" {
-		l = slog.LevelInfo
-	}
-	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l, ReplaceAttr: redact}))
+func newLogger(w io.Writer, level slog.Level) *slog.Logger {
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level, ReplaceAttr: redact}))
 }
 
 // redact is the last line of defence: any attribute named like a credential

@@ -1,6 +1,7 @@
-// Package netguard keeps scrapers away from addresses they must never reach:
-// loopback, private, link-local, CGNAT, unique-local and metadata addresses, in
-// every spelling. The check runs when a connection is dialled, so it holds for
+// Package netguard keeps the host's outgoing requests away from addresses they
+// must never reach: loopback, private, link-local, CGNAT, unique-local and
+// metadata addresses, in every spelling. The scrapers' fetchers, web-crawl,
+// the renderer's proxy and the registry's checks of plugin URLs all use it. The check runs when a connection is dialled, so it holds for
 // every DNS answer and after every redirect; URLs are also checked up front so
 // that a bad one gets a clear error before any request.
 package netguard
@@ -31,7 +32,7 @@ type AddressError struct {
 }
 
 func (e *AddressError) Error() string {
-	return fmt.Sprintf("%s is a %s address, which scrapers may not reach", e.Addr, e.Reason)
+	return fmt.Sprintf("%s is a %s address, which the plugin host may not reach", e.Addr, e.Reason)
 }
 
 func (e *AddressError) Unwrap() error { return ErrForbiddenAddress }
@@ -79,7 +80,7 @@ var blocked = func() []blockedRange {
 	return out
 }()
 
-// CheckAddr refuses an address scrapers must not reach. IPv4-mapped and
+// CheckAddr refuses an address the host must not reach. IPv4-mapped and
 // IPv4-compatible IPv6 forms are judged as the IPv4 address they carry.
 func CheckAddr(a netip.Addr) error {
 	if !a.IsValid() {
@@ -219,7 +220,7 @@ func parseInetAton(s string) (netip.Addr, bool) {
 	return netip.AddrFrom4([4]byte{byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n)}), true
 }
 
-// CheckURL refuses a URL a scraper must not fetch: a scheme other than http or
+// CheckURL refuses a URL the host must not fetch: a scheme other than http or
 // https, credentials, a missing host, or an IP literal (in any spelling) that
 // CheckAddr refuses. Names are checked when they are dialled.
 func CheckURL(u *url.URL, allowPrivate bool) error {

@@ -26,7 +26,7 @@ const (
 	workers = 4
 )
 
-// domainArg is the rule the domain argument follows (CONTRACTS.md).
+// domainArg is the rule the domain argument follows (CONTRACTS.md, "SurfSense's plugins").
 var domainArg = regexp.MustCompile(`^(?:www\.)?amazon\.[a-z.]+$`)
 
 // ScrapeArgs are the arguments of the scrape tool.

@@ -56,6 +56,10 @@ func New(env scrapers.Env) (scrapers.Plugin, error) {
 					"fallback answered. Use site to search one site, country_code and language_code for local results.",
 				schema, p.run),
 		},
+		Vars: []scrapers.Var{
+			{Name: "SEARXNG_URL", Default: "unset: no fallback", Meaning: "SearXNG origin with its JSON API enabled, google-search's fallback"},
+			{Name: "GOOGLE_SEARCH_PROVIDERS", Default: "google,searxng with SEARXNG_URL, else google", Meaning: "The order google-search asks its providers in"},
+		},
 	}, nil
 }
 

@@ -11,7 +11,7 @@ import (
 	"github.com/surfsense/pluginhost/scrapers"
 )
 
-// Limits of the crawl tool's arguments (CONTRACTS.md, SurfSense's scraper API).
+// Limits of the crawl tool's arguments (CONTRACTS.md, "SurfSense's plugins").
 const (
 	MaxStartURLs     = 20
 	MaxDepth         = 5
