@@ -68,6 +68,7 @@ func (h *Host) toolHandler(p scrapers.Plugin, t scrapers.Tool) mcp.ToolHandler {
 
 		prog := newProgress(ctx, req)
 		call := scrapers.NewCall(prog.report)
+		stats := &callStats{}
 		finished := make(chan error, 1)
 		go func() {
 			defer func() {
@@ -76,7 +77,7 @@ func (h *Host) toolHandler(p scrapers.Plugin, t scrapers.Tool) mcp.ToolHandler {
 					finished <- fmt.Errorf("the tool failed unexpectedly; the error was logged")
 				}
 			}()
-			finished <- t.Run(context.WithValue(runCtx, ctxCaller, c), call, req.Params.Arguments)
+			finished <- t.Run(withCallStats(context.WithValue(runCtx, ctxCaller, c), stats), call, req.Params.Arguments)
 		}()
 		if rc := requestContext(ctx); rc != nil {
 			stopWatch := context.AfterFunc(rc, func() { cancel(errClientGone) })
@@ -111,15 +112,21 @@ func (h *Host) toolHandler(p scrapers.Plugin, t scrapers.Tool) mcp.ToolHandler {
 			}
 		}
 		res, outcome := h.shape(ctx, p, t, c, call, runErr, cause)
-		h.observeCall(ctx, p.ID, t.Name, c, outcome, call.Len(), start)
+		h.observeCall(ctx, p.ID, t.Name, c, outcome, call.Len(), start, stats)
 		return res, nil
 	}
 }
 
 // observeCall records one call's end: its metrics and its log line.
-func (h *Host) observeCall(ctx context.Context, plugin, tool string, c caller, outcome string, items int, start time.Time) {
+// stats is nil for calls that go upstream for nothing (get_result).
+func (h *Host) observeCall(ctx context.Context, plugin, tool string, c caller, outcome string, items int, start time.Time, stats *callStats) {
 	h.metrics.calls.WithLabelValues(plugin, tool, outcome).Inc()
 	h.metrics.duration.WithLabelValues(plugin, tool).Observe(time.Since(start).Seconds())
+	var requests, bytes int64
+	if stats != nil {
+		requests, bytes = stats.Requests.Load(), stats.Bytes.Load()
+	}
 	h.log.Info("tool call", "request_id", RequestIDFrom(ctx), "plugin", plugin, "tool", tool, "outcome", outcome,
-		"items", items, "duration_ms", time.Since(start).Milliseconds(), "thread", c.Thread)
+		"items", items, "duration_ms", time.Since(start).Milliseconds(), "thread", c.Thread,
+		"upstream_requests", requests, "upstream_bytes", bytes)
 }

@@ -60,7 +60,7 @@ func (h *Host) getResultHandler(p scrapers.Plugin) mcp.ToolHandler {
 			return toolError("the call carried no license"), nil
 		}
 		res, outcome, items := h.getResult(ctx, c, p.ID, req.Params.Arguments)
-		h.observeCall(ctx, p.ID, GetResultTool, c, outcome, items, start)
+		h.observeCall(ctx, p.ID, GetResultTool, c, outcome, items, start, nil)
 		return res, nil
 	}
 }

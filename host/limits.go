@@ -1,52 +1,18 @@
 package host
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"io"
 	"net/http"
-	"strconv"
 	"time"
 )
 
-// MaxMCPBodyBytes bounds one MCP request body.
-const MaxMCPBodyBytes = 1 << 20
-
-// limitCalls reads the JSON-RPC body (bounded), and for tools/call applies the
-// per-license rate limit of the plugin and the cap on calls in flight.
+// limitCalls applies, to tools/call, the per-license rate limit of the plugin
+// and the cap on calls in flight (CONTRACTS.md, "Scale"). It runs after the
+// body gate (bodygate.go), which read the message.
 func (h *Host) limitCalls(plugin string) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxMCPBodyBytes))
-			if err != nil {
-				var mbe *http.MaxBytesError
-				if errors.As(err, &mbe) {
-					h.refuse(w, http.StatusRequestEntityTooLarge, "request_too_large", "an MCP request body may be at most "+strconv.Itoa(MaxMCPBodyBytes)+" bytes", 0)
-					return
-				}
-				h.refuse(w, http.StatusBadRequest, "bad_request", "the request body could not be read", 0)
-				return
-			}
-			r.Body = io.NopCloser(bytes.NewReader(body))
-			var msg struct {
-				JSONRPC string          `json:"jsonrpc"`
-				Method  string          `json:"method"`
-				ID      json.RawMessage `json:"id"`
-			}
-			if err := json.Unmarshal(body, &msg); err != nil {
-				next.ServeHTTP(w, r) // the SDK answers a parse error
-				return
-			}
-			if msg.Method == "" {
-				// A stateless server sends clients no requests, so a client
-				// has no response to send: a message without a method is
-				// malformed.
-				writeJSON(w, http.StatusBadRequest, map[string]any{"jsonrpc": "2.0", "id": nil,
-					"error": map[string]any{"code": -32600, "message": "invalid request: a JSON-RPC request needs a method"}})
-				return
-			}
-			if msg.Method != "tools/call" {
+			msg, ok := messageFrom(r.Context())
+			if !ok || msg.Method != "tools/call" {
 				next.ServeHTTP(w, r)
 				return
 			}
