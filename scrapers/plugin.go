@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Plugin is one MCP server the host mounts at /<ID>/mcp.
@@ -130,6 +131,10 @@ type Env struct {
 	// context: the host counts them per license, per site and in traces.
 	// It must be fast and safe for concurrent use.
 	Upstream func(ctx context.Context, u Upstream)
+	// Metrics, when non-nil, is where a plugin registers series of its own
+	// (the renderer's pluginhost_renders_total); the host serves them on
+	// METRICS_ADDR with its own.
+	Metrics prometheus.Registerer
 }
 
 // Get returns the configuration value name, or "".

@@ -1,0 +1,132 @@
+package render
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/remote"
+)
+
+// blackHoleProxy is the browser-wide proxy of a local Chromium: a discard
+// port nothing listens on, so that anything outside the per-render browser
+// contexts (which name their own guarded proxy) reaches nothing.
+const blackHoleProxy = "http://127.0.0.1:9"
+
+// browserProc is one browser: a process the renderer started or a
+// connection to one beside the host. A crashed or hung one is dropped and
+// the next render gets a new one.
+type browserProc struct {
+	gen     int
+	ctx     context.Context // the chromedp context holding the browser
+	cancel  func()
+	product string // Chrome/156.0…
+	pid     int    // 0 for a remote browser
+}
+
+// localFlags are the switches of a local Chromium: headless, no GPU, no
+// QUIC, no background traffic, no popups, no WebRTC outside the proxy, and
+// no name resolution of its own (the proxy resolves and judges).
+func localFlags(bin string) []chromedp.ExecAllocatorOption {
+	opts := append([]chromedp.ExecAllocatorOption{}, chromedp.DefaultExecAllocatorOptions[:]...)
+	return append(opts,
+		chromedp.ExecPath(bin),
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-domain-reliability", true),
+		chromedp.Flag("disable-popup-blocking", false),
+		chromedp.Flag("block-new-web-contents", true),
+		chromedp.Flag("deny-permission-prompts", true),
+		chromedp.Flag("disable-notifications", true),
+		chromedp.Flag("mute-audio", true),
+		chromedp.Flag("no-pings", true),
+		chromedp.Flag("disable-features", "Translate,BlinkGenPropertyTrees,MediaRouter,OptimizationHints,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,DnsOverHttps,AsyncDns"),
+		chromedp.Flag("force-webrtc-ip-handling-policy", "disable_non_proxied_udp"),
+		chromedp.Flag("webrtc-ip-handling-policy", "disable_non_proxied_udp"),
+		chromedp.Flag("proxy-server", blackHoleProxy),
+		chromedp.Flag("proxy-bypass-list", "<-loopback>"),
+		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"),
+	)
+}
+
+// start starts (or attaches to) a browser and waits until it answers.
+func (r *Renderer) start(gen int) (*browserProc, error) {
+	var allocCtx context.Context
+	var allocCancel context.CancelFunc
+	if r.cfg.URL != "" {
+		allocCtx, allocCancel = remote.NewAllocator(context.Background(), r.cfg.URL, remote.WithDialTimeout(10*time.Second))
+	} else {
+		allocCtx, allocCancel = chromedp.NewExecAllocator(context.Background(), localFlags(r.cfg.Bin)...)
+	}
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	b := &browserProc{gen: gen, ctx: ctx, cancel: func() { cancel(); allocCancel() }}
+	started := make(chan error, 1)
+	go func() {
+		if err := chromedp.Do(ctx); err != nil {
+			started <- err
+			return
+		}
+		v, err := chromedp.CallBrowser(ctx, browser.GetVersion, cdp.Empty{})
+		if err == nil {
+			b.product = v.Product
+		}
+		started <- err
+	}()
+	timer := time.NewTimer(30 * time.Second)
+	defer timer.Stop()
+	select {
+	case err := <-started:
+		if err != nil {
+			b.cancel()
+			return nil, r.startError(err)
+		}
+	case <-timer.C:
+		b.cancel()
+		return nil, r.startError(errors.New("it did not answer within 30s"))
+	}
+	if p := chromedp.FromContext(ctx).Browser.Process(); p != nil {
+		b.pid = p.Pid
+	}
+	return b, nil
+}
+
+func (r *Renderer) startError(err error) error {
+	if r.cfg.URL != "" {
+		return fmt.Errorf("the browser at RENDERER_URL (%s) cannot be reached: %v; check that the browser container runs and shares the host's network", r.cfg.URL, err)
+	}
+	return fmt.Errorf("the local Chromium (CHROMIUM_BIN=%s) did not start: %v", r.cfg.Bin, err)
+}
+
+// alive reports whether the browser still answers, within d.
+func (b *browserProc) alive(d time.Duration) bool {
+	if b.ctx.Err() != nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(b.ctx, d)
+	defer cancel()
+	_, err := chromedp.CallBrowser(ctx, browser.GetVersion, cdp.Empty{})
+	return err == nil
+}
+
+// stop ends the browser: a local process is killed if it does not close.
+func (b *browserProc) stop() {
+	done := make(chan struct{})
+	go func() { b.cancel(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		if b.pid > 0 {
+			if p, err := os.FindProcess(b.pid); err == nil {
+				_ = p.Kill()
+			}
+		}
+	}
+}

@@ -1,0 +1,470 @@
+package render
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"os"
+	"os/exec"
+	"syscall"
+
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// chromium finds Debian's chromium (or CHROMIUM_BIN), or skips.
+func chromium(t testing.TB) string {
+	t.Helper()
+	if b := os.Getenv("CHROMIUM_BIN"); b != "" {
+		return b
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("no chromium on this machine (apt-get install chromium, or set CHROMIUM_BIN): the renderer's browser tests are skipped")
+	return ""
+}
+
+// site is a test origin on loopback that only its own renderer may reach.
+type site struct {
+	*httptest.Server
+	mux *http.ServeMux
+}
+
+func newSite(t testing.TB) *site {
+	t.Helper()
+	s := &site{mux: http.NewServeMux()}
+	s.Server = httptest.NewServer(s.mux)
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *site) page(path, html string) {
+	s.mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, html)
+	})
+}
+
+// addr is the site's ip:port, for the allow-list.
+func (s *site) addr() netip.AddrPort {
+	return netip.MustParseAddrPort(s.Listener.Addr().String())
+}
+
+// newRenderer starts a renderer allowed to reach only allowed.
+func newRenderer(t testing.TB, cfg Config, allowed ...netip.AddrPort) *Renderer {
+	t.Helper()
+	cfg.Bin = chromium(t)
+	cfg.AllowAddrs = map[netip.AddrPort]bool{}
+	for _, a := range allowed {
+		cfg.AllowAddrs[a] = true
+	}
+	if cfg.PageTimeout == 0 {
+		cfg.PageTimeout = 10 * time.Second
+	}
+	r, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Close)
+	return r
+}
+
+// shared is one renderer for the tests that do not break their browser.
+var (
+	sharedOnce sync.Once
+	sharedR    *Renderer
+)
+
+// canary is a set of loopback listeners on one port that count every
+// connection: a page must never reach them.
+type canary struct {
+	port  int
+	hits  atomic.Int64
+	addrs []string
+	lns   []net.Listener
+}
+
+func newCanary(t testing.TB) *canary {
+	t.Helper()
+	c := &canary{}
+	first, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.port = first.Addr().(*net.TCPAddr).Port
+	c.lns = append(c.lns, first)
+	c.addrs = append(c.addrs, "127.0.0.1")
+	for _, h := range []string{"127.0.0.2", "::1"} {
+		ln, err := net.Listen("tcp", net.JoinHostPort(h, fmt.Sprint(c.port)))
+		if err != nil {
+			t.Logf("canary: cannot listen on %s:%d (%v); that address is not checked", h, c.port, err)
+			continue
+		}
+		c.lns = append(c.lns, ln)
+		c.addrs = append(c.addrs, h)
+	}
+	for _, ln := range c.lns {
+		go func(ln net.Listener) {
+			for {
+				conn, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				c.hits.Add(1)
+				_ = conn.Close()
+			}
+		}(ln)
+	}
+	t.Cleanup(func() {
+		for _, ln := range c.lns {
+			_ = ln.Close()
+		}
+	})
+	return c
+}
+
+func TestRenderScriptWrittenText(t *testing.T) {
+	s := newSite(t)
+	s.page("/", `<!doctype html><html><head><title>shell</title></head><body><div id="app"></div>
+<script>document.getElementById("app").innerHTML = "<h1>Written by a script</h1><p>" + ["alpha", "beta"].join(" and ") + "</p>";</script></body></html>`)
+	r := newRenderer(t, Config{}, s.addr())
+	p, err := r.Render(context.Background(), s.URL+"/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(p.HTML, "<h1>Written by a script</h1><p>alpha and beta</p>") {
+		t.Fatalf("rendered HTML lacks the script's text: %s", p.HTML)
+	}
+	if p.Status != 200 || p.URL != s.URL+"/" || p.Slow {
+		t.Fatalf("page: status %d url %q slow %v notes %v", p.Status, p.URL, p.Slow, p.Notes)
+	}
+	t.Logf("rendered in %s, %d requests", p.Took, p.Requests)
+}
+
+func TestRenderFetchAfterDelay(t *testing.T) {
+	s := newSite(t)
+	s.page("/", `<!doctype html><html><body><main id="m">loading…</main>
+<script>setTimeout(() => fetch("/data").then(r => r.json()).then(d => { document.getElementById("m").textContent = d.text; }), 800);</script></body></html>`)
+	s.mux.HandleFunc("/data", func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(300 * time.Millisecond)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"text":"fetched after a delay"}`)
+	})
+	r := newRenderer(t, Config{}, s.addr())
+	p, err := r.Render(context.Background(), s.URL+"/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(p.HTML, `<main id="m">fetched after a delay</main>`) {
+		t.Fatalf("the delayed fetch's text is missing: %s", p.HTML)
+	}
+	if p.Slow {
+		t.Fatalf("the page was quiet long before its time: %v", p.Notes)
+	}
+}
+
+// TestRenderCannotReachOtherLoopback: the test page's own origin is allowed,
+// and every other loopback address, by every spelling and channel, is not.
+func TestRenderCannotReachOtherLoopback(t *testing.T) {
+	s := newSite(t)
+	c := newCanary(t)
+	var targets []string
+	for _, h := range []string{"127.0.0.1", "127.0.0.2", "localhost", "[::1]", "2130706433", "0x7f000001", "0177.0.0.1", "127.1", "[::ffff:127.0.0.1]"} {
+		targets = append(targets, fmt.Sprintf("%s:%d", h, c.port))
+	}
+	hostsJSON, _ := json.Marshal(targets)
+	js := `const hosts = ` + string(hostsJSON) + `;
+const out = [];
+for (const h of hosts) {
+  out.push(fetch("http://" + h + "/f").then(() => "fetch " + h + " reached", () => "fetch " + h + " refused"));
+  out.push(fetch("https://" + h + "/s").then(() => "https " + h + " reached", () => "https " + h + " refused"));
+  const x = new XMLHttpRequest(); x.open("GET", "http://" + h + "/x"); x.send();
+  try { new WebSocket("ws://" + h + "/w"); } catch (e) {}
+  try { new EventSource("http://" + h + "/e"); } catch (e) {}
+  try { navigator.sendBeacon("http://" + h + "/b", "x"); } catch (e) {}
+  const img = new Image(); img.src = "http://" + h + "/i.png"; document.body.appendChild(img);
+  const f = document.createElement("iframe"); f.src = "http://" + h + "/frame"; document.body.appendChild(f);
+}
+out.push(fetch("/own").then(r => r.text()).then(t => "own origin: " + t));
+Promise.all(out).then(r => { document.getElementById("log").textContent = r.join("\n"); });`
+	s.page("/", `<!doctype html><html><body><pre id="log"></pre><link rel="stylesheet" href="http://127.0.0.2:`+fmt.Sprint(c.port)+`/s.css"><script>`+js+`</script></body></html>`)
+	s.mux.HandleFunc("/own", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "reached") })
+	r := newRenderer(t, Config{}, s.addr())
+	p, err := r.Render(context.Background(), s.URL+"/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The control: the page's own origin works through the same proxy.
+	if !strings.Contains(p.HTML, "own origin: reached") {
+		t.Fatalf("the page could not reach its own origin, so the test proves nothing: %s", p.HTML)
+	}
+	if strings.Contains(p.HTML, " reached\n") || strings.Contains(p.HTML, "reached\nown") {
+		t.Fatalf("a forbidden fetch succeeded: %s", p.HTML)
+	}
+	time.Sleep(300 * time.Millisecond) // late beacons and sockets
+	if n := c.hits.Load(); n != 0 {
+		t.Fatalf("the other loopback listener (%v, port %d) saw %d connections", c.addrs, c.port, n)
+	}
+	if p.Refused == 0 {
+		t.Fatalf("the guard refused nothing: %+v", p)
+	}
+	t.Logf("refused %d of %d requests; notes %v", p.Refused, p.Requests, p.Notes)
+}
+
+func TestRenderRedirectChainToPrivate(t *testing.T) {
+	s := newSite(t)
+	c := newCanary(t)
+	s.mux.HandleFunc("/r1", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/r2", http.StatusFound) })
+	s.mux.HandleFunc("/r2", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, fmt.Sprintf("http://127.0.0.2:%d/secret", c.port), http.StatusMovedPermanently)
+	})
+	s.mux.HandleFunc("/r3", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, fmt.Sprintf("https://localhost:%d/secret", c.port), http.StatusTemporaryRedirect)
+	})
+	r := newRenderer(t, Config{}, s.addr())
+	for _, start := range []string{"/r1", "/r3"} {
+		_, err := r.Render(context.Background(), s.URL+start)
+		if !errors.Is(err, ErrRefused) {
+			t.Fatalf("%s: got %v, want a refusal", start, err)
+		}
+		if !strings.Contains(err.Error(), "loopback") {
+			t.Errorf("%s: the refusal does not say why: %v", start, err)
+		}
+		t.Logf("%s: %v", start, err)
+	}
+	if n := c.hits.Load(); n != 0 {
+		t.Fatalf("the private listener saw %d connections", n)
+	}
+}
+
+// TestCanaryCatchesAnUnguardedBrowser is the control of the test above: with
+// the guard lifted, the same kind of page does reach the listener.
+func TestCanaryCatchesAnUnguardedBrowser(t *testing.T) {
+	s := newSite(t)
+	c := newCanary(t)
+	s.page("/", fmt.Sprintf(`<!doctype html><body><script>fetch("http://127.0.0.2:%d/f").catch(() => {});</script>`, c.port))
+	r := newRenderer(t, Config{AllowPrivate: true})
+	r.cfg.AllowAddrs, r.g.allowAddrs = nil, nil
+	if _, err := r.Render(context.Background(), s.URL+"/"); err != nil {
+		t.Fatal(err)
+	}
+	if c.hits.Load() == 0 {
+		t.Fatal("with the guard lifted the listener saw nothing: the canary cannot tell a guarded browser from a broken one")
+	}
+}
+
+func TestRenderPageThatNeverFinishesLoading(t *testing.T) {
+	s := newSite(t)
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	s.page("/", `<!doctype html><html><body><p id="t">the text is here</p><img src="/never.png">
+<script>document.getElementById("t").textContent += " and written";</script></body></html>`)
+	s.mux.HandleFunc("/never.png", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/png")
+		w.WriteHeader(200)
+		w.(http.Flusher).Flush()
+		select { // never ends the body
+		case <-release:
+		case <-r.Context().Done():
+		}
+	})
+	r := newRenderer(t, Config{PageTimeout: 3 * time.Second}, s.addr())
+	began := time.Now()
+	p, err := r.Render(context.Background(), s.URL+"/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(p.HTML, "the text is here and written") {
+		t.Fatalf("text missing: %s", p.HTML)
+	}
+	if !p.Slow || len(p.Notes) == 0 || !strings.Contains(p.Notes[0], "still loading") {
+		t.Fatalf("the answer does not say the page was still loading: slow %v notes %v", p.Slow, p.Notes)
+	}
+	if took := time.Since(began); took > 4*time.Second {
+		t.Fatalf("took %s with a 3s page timeout", took)
+	}
+	// A main document that never answers is a timeout, not a hang.
+	s.mux.HandleFunc("/silent", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	})
+	_, err = r.Render(context.Background(), s.URL+"/silent")
+	if !errors.Is(err, errPageTimeout) {
+		t.Fatalf("a silent page: got %v, want a timeout", err)
+	}
+	t.Logf("silent page: %v", err)
+}
+
+func TestRenderHundredPopups(t *testing.T) {
+	s := newSite(t)
+	var popupHits atomic.Int64
+	s.mux.HandleFunc("/popup", func(w http.ResponseWriter, r *http.Request) { popupHits.Add(1); fmt.Fprint(w, "popup") })
+	s.page("/", `<!doctype html><html><body><p>main page</p><a id="a" href="/popup" target="_blank">x</a>
+<script>
+for (let i = 0; i < 100; i++) { try { window.open("/popup?" + i, "_blank"); } catch (e) {} }
+const f = document.createElement("iframe"); document.body.appendChild(f);
+try { for (let i = 0; i < 10; i++) f.contentWindow.open("/popup?frame" + i); } catch (e) {}
+for (let i = 0; i < 10; i++) document.getElementById("a").click();
+alert("a dialog"); confirm("another");
+document.body.insertAdjacentHTML("beforeend", "<p>after the popups</p>");
+</script></body></html>`)
+	r := newRenderer(t, Config{}, s.addr())
+	b, err := r.browser(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := pageTargets(t, b)
+	p, err := r.Render(context.Background(), s.URL+"/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(p.HTML, "after the popups") {
+		t.Fatalf("the page did not run to its end: %s", p.HTML)
+	}
+	if n := popupHits.Load(); n != 0 {
+		t.Fatalf("%d popups loaded", n)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if after := pageTargets(t, b); after != before {
+		t.Fatalf("the browser has %d page targets after the render, %d before", after, before)
+	}
+	t.Logf("notes %v", p.Notes)
+}
+
+func pageTargets(t *testing.T, b *browserProc) int {
+	t.Helper()
+	infos, err := chromedp.Targets(b.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, i := range infos {
+		if i.Type == "page" {
+			n++
+		}
+	}
+	return n
+}
+
+// TestRenderBrowserCrashMidRender: the browser is killed while a page
+// renders; that render is tried again on a new browser, and the next
+// renders work.
+func TestRenderBrowserCrashMidRender(t *testing.T) {
+	s := newSite(t)
+	arrived := make(chan struct{}, 4)
+	s.page("/", `<!doctype html><html><body><main id="m">wait</main>
+<script>fetch("/slow").then(r => r.text()).then(t => { document.getElementById("m").textContent = t; });</script></body></html>`)
+	s.mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case arrived <- struct{}{}:
+		default:
+		}
+		time.Sleep(700 * time.Millisecond)
+		fmt.Fprint(w, "survived the crash")
+	})
+	r := newRenderer(t, Config{}, s.addr())
+	b, err := r.browser(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.pid == 0 {
+		t.Fatal("no browser pid")
+	}
+	go func() {
+		<-arrived
+		_ = syscall.Kill(b.pid, syscall.SIGKILL)
+	}()
+	p, err := r.Render(context.Background(), s.URL+"/")
+	if err != nil {
+		t.Fatalf("the render the crash broke was not retried: %v", err)
+	}
+	if !strings.Contains(p.HTML, "survived the crash") {
+		t.Fatalf("html: %s", p.HTML)
+	}
+	nb, err := r.browser(context.Background())
+	if err != nil || nb == b || nb.pid == b.pid {
+		t.Fatalf("no new browser after the crash: %v", err)
+	}
+	if st := r.Status(); !strings.Contains(st, "restarted 1 times") && !strings.Contains(st, "degraded") {
+		t.Fatalf("status does not name the restart: %s", st)
+	}
+	t.Logf("status after the crash: %s", r.Status())
+}
+
+// TestRenderHungBrowser: a browser that stops answering (SIGSTOP) is
+// replaced, and the render is tried on the new one.
+func TestRenderHungBrowser(t *testing.T) {
+	s := newSite(t)
+	s.page("/", `<!doctype html><body><p>after the hang</p>`)
+	r := newRenderer(t, Config{PageTimeout: 2 * time.Second}, s.addr())
+	b, err := r.browser(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(b.pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(b.pid, syscall.SIGKILL) })
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	p, err := r.Render(ctx, s.URL+"/")
+	if err != nil {
+		t.Fatalf("the hung browser was not replaced: %v", err)
+	}
+	if !strings.Contains(p.HTML, "after the hang") {
+		t.Fatalf("html: %s", p.HTML)
+	}
+}
+
+// TestRenderCancelClosesTheTab: cancelling the call ends the render at once,
+// cuts the page's connections and closes its tab.
+func TestRenderCancelClosesTheTab(t *testing.T) {
+	s := newSite(t)
+	started := make(chan struct{}, 1)
+	cut := make(chan struct{}, 1)
+	s.page("/", `<!doctype html><body><script>fetch("/forever")</script>`)
+	s.mux.HandleFunc("/forever", func(w http.ResponseWriter, r *http.Request) {
+		started <- struct{}{}
+		<-r.Context().Done()
+		cut <- struct{}{}
+	})
+	r := newRenderer(t, Config{PageTimeout: 20 * time.Second}, s.addr())
+	b, err := r.browser(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := pageTargets(t, b)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-started; cancel() }()
+	began := time.Now()
+	_, err = r.Render(ctx, s.URL+"/")
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want cancelled", err)
+	}
+	if took := time.Since(began); took > 5*time.Second {
+		t.Fatalf("cancel took %s", took)
+	}
+	select {
+	case <-cut:
+	case <-time.After(2 * time.Second):
+		t.Fatal("the page's request was not cut when the call ended")
+	}
+	if after := pageTargets(t, b); after != before {
+		t.Fatalf("%d page targets after the cancel, %d before", after, before)
+	}
+}
