@@ -26,6 +26,12 @@ func (h *Host) readiness() (int, readiness) {
 	for _, p := range h.parts {
 		r.Parts[p.Name()] = p.Status()
 	}
+	for _, m := range h.plugins {
+		if m.plugin.Status != nil {
+			part, status := m.plugin.Status()
+			r.Parts[part] = status
+		}
+	}
 	if h.draining.Load() {
 		r.Status = "draining"
 		return http.StatusServiceUnavailable, r

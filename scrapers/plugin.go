@@ -28,6 +28,10 @@ type Plugin struct {
 	// them beside its own (host.EnvVars), so the README and deploy checks
 	// cover them.
 	Vars []Var
+	// Status, when set, names a part of the plugin in /readyz (the
+	// renderer): its name and "ok …" or "degraded: …". It must be fast: it
+	// reports what the plugin knows, it does not probe.
+	Status func() (part, status string)
 }
 
 // Var is one configuration variable a plugin reads.
