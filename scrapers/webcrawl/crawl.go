@@ -1,22 +1,27 @@
 // Package webcrawl is the web-crawl plugin: it crawls from start URLs, within
 // depth and page limits and URL patterns, and returns each page as Markdown
-// with its title, description, language and links. Every connection goes
-// through the SSRF guard (internal/netguard), after redirects too.
+// with its title, byline, description, language and links. Every connection
+// goes through the SSRF guard (internal/netguard), after redirects too.
+//
+// What one page may cost is bounded before extraction (elements, nesting
+// depth, text, links: see Limits), and so are the pages in flight: per call,
+// per host across calls, and in all (fetched or being extracted), so that
+// memory grows with these bounds and not with the pages asked for. A page cut
+// at a bound says so in its truncated reasons.
 package webcrawl
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"mime"
 	"net/http"
 	"net/url"
+	"runtime"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
-
-	"github.com/gocolly/colly/v2"
 
 	"github.com/surfsense/pluginhost/internal/netguard"
 	"github.com/surfsense/pluginhost/scrapers"
@@ -29,17 +34,24 @@ const ID = "web-crawl"
 type Settings struct {
 	PageTimeout  time.Duration // one page, headers and body (default 20 s)
 	MaxPageBytes int           // a page's size cap (default 5 MiB); larger pages are cut and marked truncated
-	PerHost      int           // concurrent requests per host (default 2)
-	PerHostDelay time.Duration // delay between requests to one host (default 100 ms)
+	PerCall      int           // pages in flight per call (default 4)
+	PerHost      int           // pages in flight per host, across all calls (default 2)
+	PerHostDelay time.Duration // pause after each page before the host's next one (default 100 ms)
+	MaxInFlight  int           // pages fetched or extracted at once across all calls (default 16)
+	Extracting   int           // pages extracted at once across all calls (default GOMAXPROCS)
 	MaxRedirects int           // default 10
+	Limits       Limits        // per page, before extraction (DefaultLimits)
 	AllowPrivate bool          // ALLOW_PRIVATE_NETWORKS
 	UserAgent    string
 	Transport    http.RoundTripper // nil builds the guarded transport
+	// Upstream hears of every upstream attempt (Env.Upstream).
+	Upstream func(context.Context, scrapers.Upstream)
 }
 
 // DefaultSettings are the crawler's defaults.
 func DefaultSettings() Settings {
-	return Settings{PageTimeout: 20 * time.Second, MaxPageBytes: 5 << 20, PerHost: 2, PerHostDelay: 100 * time.Millisecond, MaxRedirects: 10,
+	return Settings{PageTimeout: 20 * time.Second, MaxPageBytes: 5 << 20, PerCall: 4, PerHost: 2, PerHostDelay: 100 * time.Millisecond,
+		MaxInFlight: 16, Extracting: runtime.GOMAXPROCS(0), MaxRedirects: 10, Limits: DefaultLimits(),
 		UserAgent: "Mozilla/5.0 (compatible; SurfSenseCrawler/1.0; +https://plugins.surfsense.com)"}
 }
 
@@ -47,11 +59,32 @@ func DefaultSettings() Settings {
 func New(env scrapers.Env) (scrapers.Plugin, error) {
 	s := DefaultSettings()
 	s.AllowPrivate = env.AllowPrivateNetworks
+	s.Upstream = env.Upstream
 	return NewWithSettings(s), nil
 }
 
 // NewWithSettings builds the plugin with explicit settings (tests, bench).
 func NewWithSettings(s Settings) scrapers.Plugin {
+	d := DefaultSettings()
+	if s.PerCall <= 0 {
+		s.PerCall = d.PerCall
+	}
+	if s.PerHost <= 0 {
+		s.PerHost = d.PerHost
+	}
+	if s.MaxInFlight <= 0 {
+		s.MaxInFlight = d.MaxInFlight
+	}
+	if s.Extracting <= 0 {
+		s.Extracting = d.Extracting
+	}
+	if s.MaxPageBytes <= 0 {
+		s.MaxPageBytes = d.MaxPageBytes
+	}
+	if s.MaxRedirects <= 0 {
+		s.MaxRedirects = d.MaxRedirects
+	}
+	s.Limits = s.Limits.withDefaults()
 	if s.Transport == nil {
 		s.Transport = &http.Transport{
 			Proxy:                 nil, // direct: the SSRF guard judges the real peer
@@ -62,167 +95,263 @@ func NewWithSettings(s Settings) scrapers.Plugin {
 			IdleConnTimeout:       30 * time.Second,
 		}
 	}
-	cr := &crawler{s: s}
+	cr := &crawler{s: s, hosts: newHostGates(s.PerHost), inFlight: make(gate, s.MaxInFlight), extracting: make(gate, s.Extracting)}
+	cr.client = &http.Client{
+		Transport: &reporting{next: s.Transport, report: s.Upstream},
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) >= s.MaxRedirects {
+				return fmt.Errorf("stopped after %d redirects", s.MaxRedirects)
+			}
+			return netguard.CheckURL(req.URL, s.AllowPrivate)
+		},
+	}
 	return scrapers.Plugin{
 		ID:   ID,
 		Name: "Web Crawl",
 		Tools: []scrapers.Tool{scrapers.NewTool("crawl", "Crawl web pages",
-			"Fetches web pages and returns each as Markdown with its title, description, language and links. "+
+			"Fetches web pages and returns each as Markdown with its title, byline, description, language and links. "+
 				"Starts from start_urls and follows links on the same site up to max_crawl_depth, at most max_crawl_pages pages in all; "+
 				"include_url_patterns and exclude_url_patterns (regular expressions) choose which links are followed. "+
-				"A page that fails is reported with its error; the others are still returned.",
-			schema, cr.crawl)},
+				"A page that fails is reported with its error; the others are still returned. "+
+				"A page cut at a limit (max_length, page size, elements, nesting, text, links) lists what was cut in truncated.",
+			schema, cr.crawl).WithItems(scrapers.ItemSchema[Page]())},
 	}
 }
 
-type crawler struct{ s Settings }
+type crawler struct {
+	s          Settings
+	client     *http.Client
+	hosts      *hostGates
+	inFlight   gate // pages between fetch and the end of their extraction
+	extracting gate
+}
 
-// crawl runs one crawl.
+type job struct {
+	u     *url.URL
+	depth int
+}
+
+// crawl runs one crawl: breadth first, at most PerCall pages at once.
 func (cr *crawler) crawl(ctx context.Context, call *scrapers.Call, args crawlArgs) error {
 	if err := args.check(cr.s.AllowPrivate); err != nil {
 		return err
 	}
-	c := colly.NewCollector(
-		colly.Async(true),
-		colly.MaxDepth(args.depth+1), // colly counts start pages as depth 1
-		colly.MaxBodySize(cr.s.MaxPageBytes),
-		colly.UserAgent(cr.s.UserAgent),
-		colly.StdlibContext(ctx),
-	)
-	c.ParseHTTPErrorResponse = true
-	c.DetectCharset = true
-	c.SetRequestTimeout(cr.s.PageTimeout)
-	c.WithTransport(cr.s.Transport)
-	if err := c.Limit(&colly.LimitRule{DomainGlob: "*", Parallelism: cr.s.PerHost, Delay: cr.s.PerHostDelay}); err != nil {
-		return err
-	}
-	c.SetRedirectHandler(func(req *http.Request, via []*http.Request) error {
-		if len(via) >= cr.s.MaxRedirects {
-			return fmt.Errorf("stopped after %d redirects", cr.s.MaxRedirects)
-		}
-		return netguard.CheckURL(req.URL, cr.s.AllowPrivate)
-	})
-
 	hosts := map[string]bool{}
 	for _, u := range args.starts {
 		hosts[siteHost(u.Hostname())] = true
 	}
 	var (
-		requested atomic.Int64
-		done      atomic.Int64
 		mu        sync.Mutex
-		failed    = map[string]bool{}
-		origins   = map[uint32]string{} // request id → the URL asked for, before redirects
+		cond      = sync.NewCond(&mu)
+		pending   []job
+		seen      = map[string]bool{}
+		scheduled int
+		active    int
+		done      int
 	)
-	fail := func(u string, err error) {
+	push := func(u *url.URL, depth int) { // under mu
+		if scheduled >= args.pages {
+			return
+		}
+		k := visitKey(u)
+		if seen[k] {
+			return
+		}
+		seen[k] = true
+		scheduled++
+		pending = append(pending, job{u: u, depth: depth})
+	}
+	for _, u := range args.starts {
+		push(u, 0)
+	}
+	stop := context.AfterFunc(ctx, func() {
 		mu.Lock()
-		dup := failed[u]
-		failed[u] = true
+		cond.Broadcast()
 		mu.Unlock()
-		if !dup {
-			call.Fail(u, err)
+	})
+	defer stop()
+	var wg sync.WaitGroup
+	for range min(cr.s.PerCall, scheduled+args.pages) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				for len(pending) == 0 && active > 0 && ctx.Err() == nil {
+					cond.Wait()
+				}
+				if len(pending) == 0 || ctx.Err() != nil {
+					cond.Broadcast()
+					mu.Unlock()
+					return
+				}
+				j := pending[0]
+				pending = pending[1:]
+				active++
+				mu.Unlock()
+
+				next, final := cr.visit(ctx, call, args, j, hosts)
+
+				mu.Lock()
+				active--
+				done++
+				n := done
+				if final != nil {
+					seen[visitKey(final)] = true
+				}
+				for _, u := range next {
+					push(u, j.depth+1)
+				}
+				cond.Broadcast()
+				mu.Unlock()
+				call.Progress(fmt.Sprintf("crawled %d pages", n), n, args.pages)
+			}
+		}()
+	}
+	wg.Wait()
+	return ctx.Err()
+}
+
+func visitKey(u *url.URL) string {
+	c := *u
+	c.Fragment, c.RawFragment = "", ""
+	return c.String()
+}
+
+// visit fetches and extracts one page, adds it (or its failure) to the call,
+// and returns the links to follow and the page's address after redirects.
+func (cr *crawler) visit(ctx context.Context, call *scrapers.Call, args crawlArgs, j job, hosts map[string]bool) ([]*url.URL, *url.URL) {
+	orig := j.u.String()
+	fail := func(err error) {
+		if ctx.Err() == nil {
+			call.Fail(orig, err)
 		}
 	}
-	c.OnRequest(func(r *colly.Request) {
-		if ctx.Err() != nil || requested.Add(1) > int64(args.pages) {
-			r.Abort()
-			return
-		}
-		mu.Lock()
-		origins[r.ID] = r.URL.String()
-		mu.Unlock()
-		r.Headers.Set("Accept", "text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,*/*;q=0.5")
-		r.Headers.Set("Accept-Language", "en-US,en;q=0.8")
-	})
-	c.OnResponse(func(r *colly.Response) {
-		n := done.Add(1)
-		defer call.Progress(fmt.Sprintf("crawled %d pages", n), int(n), args.pages)
-		orig := originOf(&mu, origins, r.Request)
-		if r.StatusCode >= 400 {
-			fail(orig, fmt.Errorf("the site answered HTTP %d", r.StatusCode))
-			return
-		}
-		ct := r.Headers.Get("Content-Type")
-		mt, _, _ := mime.ParseMediaType(ct)
-		if mt != "" && mt != "text/html" && mt != "application/xhtml+xml" && mt != "text/plain" {
-			fail(orig, fmt.Errorf("not a web page (content type %s)", mt))
-			return
-		}
-		var page Page
-		if mt == "text/plain" {
-			text := strings.ToValidUTF8(string(r.Body), "\uFFFD")
-			page = Page{URL: r.Request.URL.String(), Markdown: text, Links: []string{}}
-			if len([]rune(text)) > args.maxLen {
-				page.Markdown, page.Truncated = truncateRunes(text, args.maxLen), true
-			}
-		} else {
-			var err error
-			page, err = Extract(r.Body, r.Request.URL, args.maxLen)
-			if err != nil {
-				fail(orig, fmt.Errorf("the page could not be parsed: %v", err))
-				return
-			}
-		}
-		page.URL = orig
-		if final := r.Request.URL.String(); final != orig {
-			page.LoadedURL = final
-		}
-		page.Depth = r.Request.Depth - 1
-		page.Status = r.StatusCode
-		if len(r.Body) >= cr.s.MaxPageBytes {
-			page.Truncated = true
-		}
-		call.Add(page)
-		if page.Depth >= args.depth {
-			return
-		}
-		for _, link := range page.Links {
-			if !args.follow(link, hosts) {
-				continue
-			}
-			lu, err := url.Parse(link)
-			if err != nil || netguard.CheckURL(lu, cr.s.AllowPrivate) != nil {
-				continue
-			}
-			if requested.Load() >= int64(args.pages) || ctx.Err() != nil {
-				return
-			}
-			_ = r.Request.Visit(link)
-		}
-	})
-	c.OnError(func(r *colly.Response, err error) {
-		if ctx.Err() != nil {
-			return
-		}
-		u := originOf(&mu, origins, r.Request)
+	releaseHost, err := cr.hosts.acquire(ctx, strings.ToLower(j.u.Host))
+	if err != nil {
+		return nil, nil
+	}
+	if err := cr.inFlight.acquire(ctx); err != nil {
+		releaseHost()
+		return nil, nil
+	}
+	defer cr.inFlight.release()
+	f, err := cr.fetch(ctx, j.u)
+	if cr.s.PerHostDelay > 0 {
+		time.AfterFunc(cr.s.PerHostDelay, releaseHost)
+	} else {
+		releaseHost()
+	}
+	if err != nil {
 		if errors.Is(err, netguard.ErrForbiddenAddress) {
 			err = fmt.Errorf("refused: %w", err)
 		}
-		fail(u, err)
-	})
-	for _, u := range args.starts {
-		if ctx.Err() != nil {
-			break
+		fail(err)
+		return nil, nil
+	}
+	if f.status >= 400 {
+		fail(fmt.Errorf("the site answered HTTP %d", f.status))
+		return nil, f.final
+	}
+	mt, _, _ := mime.ParseMediaType(f.header.Get("Content-Type"))
+	if mt != "" && mt != "text/html" && mt != "application/xhtml+xml" && mt != "text/plain" {
+		fail(fmt.Errorf("not a web page (content type %s)", mt))
+		return nil, f.final
+	}
+	var page Page
+	if mt == "text/plain" {
+		text, _ := toUTF8(f.body, f.header.Get("Content-Type"))
+		page = Page{Markdown: string(text), Links: []string{}}
+		if len(page.Markdown) > args.maxLen { // bytes ≥ runes: only then can it be too long
+			if cut := truncateRunes(page.Markdown, args.maxLen); len(cut) < len(page.Markdown) {
+				page.Markdown, page.Truncated = cut, []string{cutMaxLength(args.maxLen)}
+			}
 		}
-		var dup *colly.AlreadyVisitedError
-		if err := c.Visit(u.String()); err != nil && !errors.As(err, &dup) && ctx.Err() == nil {
-			fail(u.String(), err)
+	} else {
+		if err := cr.extracting.acquire(ctx); err != nil {
+			return nil, nil
+		}
+		page, err = Extract(f.body, f.final, ExtractOptions{MaxLength: args.maxLen, Limits: cr.s.Limits,
+			ContentType: f.header.Get("Content-Type"), ContentLanguage: f.header.Get("Content-Language")})
+		cr.extracting.release()
+		if err != nil {
+			fail(fmt.Errorf("the page could not be parsed: %v", err))
+			return nil, f.final
 		}
 	}
-	c.Wait()
-	if err := ctx.Err(); err != nil {
-		return err
+	f.body = nil
+	page.URL = orig
+	if final := f.final.String(); final != orig {
+		page.LoadedURL = final
 	}
-	return nil
+	page.Depth = j.depth
+	page.Status = f.status
+	if f.cut {
+		page.Truncated = append([]string{cutPageBytes(cr.s.MaxPageBytes)}, page.Truncated...)
+	}
+	call.Add(page)
+	if j.depth >= args.depth {
+		return nil, f.final
+	}
+	var next []*url.URL
+	for _, link := range page.Links {
+		if !args.follow(link, hosts) {
+			continue
+		}
+		lu, err := url.Parse(link)
+		if err != nil || netguard.CheckURL(lu, cr.s.AllowPrivate) != nil {
+			continue
+		}
+		next = append(next, lu)
+	}
+	return next, f.final
 }
 
-func originOf(mu *sync.Mutex, origins map[uint32]string, r *colly.Request) string {
-	mu.Lock()
-	defer mu.Unlock()
-	if o, ok := origins[r.ID]; ok {
-		return o
+// fetched is one page's answer.
+type fetched struct {
+	status int
+	final  *url.URL
+	header http.Header
+	body   []byte
+	cut    bool // the body passed MaxPageBytes and was cut there
+}
+
+func (cr *crawler) fetch(ctx context.Context, u *url.URL) (*fetched, error) {
+	ctx, cancel := context.WithTimeout(ctx, cr.s.PageTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, err
 	}
-	return r.URL.String()
+	req.Header.Set("User-Agent", cr.s.UserAgent)
+	req.Header.Set("Accept", "text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,*/*;q=0.5")
+	req.Header.Set("Accept-Language", "en-US,en;q=0.8")
+	resp, err := cr.client.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, err
+	}
+	defer resp.Body.Close()
+	f := &fetched{status: resp.StatusCode, final: resp.Request.URL, header: resp.Header}
+	if resp.StatusCode >= 400 {
+		return f, nil
+	}
+	f.body, err = io.ReadAll(io.LimitReader(resp.Body, int64(cr.s.MaxPageBytes)+1))
+	if len(f.body) > cr.s.MaxPageBytes {
+		f.body, f.cut = f.body[:cr.s.MaxPageBytes], true
+		markTooLarge(resp)
+	} else if err != nil {
+		if ctx.Err() != nil && len(f.body) > 0 {
+			// The page timed out mid-body: keep what came, marked cut.
+			f.cut = true
+			return f, nil
+		}
+		return nil, err
+	}
+	return f, nil
 }
 
 // follow says whether the crawl follows link: an exclude pattern never; with

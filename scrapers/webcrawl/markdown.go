@@ -6,129 +6,149 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
-	"github.com/PuerkitoBio/goquery"
-	"github.com/markusmobius/go-trafilatura"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/commonmark"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/strikethrough"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // Page is one crawled page, as the crawl tool returns it.
 type Page struct {
-	URL         string   `json:"url"`
-	LoadedURL   string   `json:"loaded_url,omitempty"` // after redirects, when different
-	Depth       int      `json:"depth"`
-	Status      int      `json:"status"`
-	Title       string   `json:"title"`
-	Description string   `json:"description,omitempty"`
-	Language    string   `json:"language,omitempty"`
-	Markdown    string   `json:"markdown"`
-	Truncated   bool     `json:"truncated,omitempty"` // markdown cut at max_length, or the page at the size cap
-	Links       []string `json:"links"`
+	URL         string   `json:"url" jsonschema:"the page asked for"`
+	LoadedURL   string   `json:"loaded_url,omitempty" jsonschema:"the page's address after redirects, when different"`
+	Depth       int      `json:"depth" jsonschema:"links followed from a start page (0 for a start page)"`
+	Status      int      `json:"status" jsonschema:"the HTTP status the page answered with"`
+	Title       string   `json:"title" jsonschema:"the page's title, without the site's name"`
+	Byline      string   `json:"byline,omitempty" jsonschema:"the author, when the page names one"`
+	Description string   `json:"description,omitempty" jsonschema:"the page's own summary (its description meta tags)"`
+	Language    *string  `json:"language" jsonschema:"the page's language tag (from its markup, else detected); null when unknown"`
+	Markdown    string   `json:"markdown" jsonschema:"the main content as GitHub-flavoured Markdown, at most max_length characters"`
+	Truncated   []string `json:"truncated,omitempty" jsonschema:"what was cut from this page and why (page size, elements, depth, text, links, max_length); absent when nothing was"`
+	Links       []string `json:"links" jsonschema:"the page's distinct absolute http(s) links, in order, at most the per-page cap"`
+	LinksTotal  int      `json:"links_total" jsonschema:"how many distinct links the page has, returned or not"`
 }
 
-// Extract turns an HTML page into a Page: the main content as Markdown (by
-// trafilatura, falling back to the whole body), title, description, language
-// and the page's absolute http(s) links, in order, without duplicates.
-func Extract(body []byte, pageURL *url.URL, maxLen int) (Page, error) {
-	body = bytes.ToValidUTF8(body, []byte("\uFFFD"))
-	doc, err := html.Parse(bytes.NewReader(body))
+// ExtractOptions are what Extract needs beside the page.
+type ExtractOptions struct {
+	MaxLength       int    // characters of Markdown kept (default DefaultMaxLength)
+	Limits          Limits // zero fields take DefaultLimits
+	ContentType     string // the Content-Type header, for the charset
+	ContentLanguage string // the Content-Language header
+}
+
+// mdConverter is built once: GitHub-flavoured tables and strike-through on
+// top of CommonMark. It is safe for concurrent use.
+var mdConverter = converter.NewConverter(converter.WithPlugins(
+	base.NewBasePlugin(),
+	commonmark.NewCommonmarkPlugin(),
+	table.NewTablePlugin(
+		table.WithHeaderPromotion(true),
+		table.WithNewlineBehavior(table.NewlineBehaviorPreserve),
+		table.WithSkipEmptyRows(true),
+		table.WithCellPaddingBehavior(table.CellPaddingBehaviorMinimal),
+	),
+	strikethrough.NewStrikethroughPlugin(),
+))
+
+// Extract turns an HTML page into a Page: its main content as Markdown, its
+// title, byline, description and language, and its links. The page is read
+// once, under the limits (see scan), parsed once, and its main content is
+// chosen and cleaned in place; only the part of it that fits max_length is
+// converted.
+func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
+	if opt.MaxLength <= 0 {
+		opt.MaxLength = DefaultMaxLength
+	}
+	body, _ = toUTF8(body, opt.ContentType)
+	sc := scan(body, pageURL, opt.Limits)
+	doc, err := html.Parse(bytes.NewReader(sc.doc))
 	if err != nil {
 		return Page{}, err
 	}
-	p := Page{URL: pageURL.String(), Links: []string{}}
-	gq := goquery.NewDocumentFromNode(doc)
-	base := pageURL
-	if href, ok := gq.Find("base[href]").First().Attr("href"); ok {
-		if b, err := pageURL.Parse(strings.TrimSpace(href)); err == nil {
-			base = b
+	p := Page{URL: pageURL.String(), Links: sc.links, LinksTotal: sc.linksTotal, Truncated: sc.cut}
+	if p.Links == nil {
+		p.Links = []string{}
+	}
+	m := sc.meta
+	p.Description = clean(firstNonEmpty(m.ogDescription, m.description, m.twDescription))
+	p.Title = cleanTitle(m.title)
+	body0 := findElement(doc, atom.Body)
+	if body0 == nil {
+		body0 = doc
+	}
+	if p.Title == "" {
+		p.Title = clean(m.ogTitle)
+	}
+	if p.Title == "" {
+		if h1 := findElement(body0, atom.H1); h1 != nil {
+			p.Title = clean(nodeText(h1, 1024))
 		}
 	}
-	p.Links = links(gq, base)
-	p.Title = clean(gq.Find("title").First().Text())
-	p.Description = clean(metaContent(gq, "description", "og:description"))
-	p.Language = clean(firstNonEmpty(attr(gq.Find("html"), "lang"), metaContent(gq, "og:locale", "language")))
+	p.Byline = clean(m.author)
+	if p.Byline == "" {
+		p.Byline = findByline(body0)
+	}
 
-	res, err := trafilatura.ExtractDocument(doc, trafilatura.Options{OriginalURL: pageURL, EnableFallback: false, ExcludeComments: true, IncludeLinks: true, IncludeImages: false})
-	var content *html.Node
-	if err == nil && res != nil {
-		content = res.ContentNode
-		if p.Title == "" {
-			p.Title = clean(res.Metadata.Title)
-		}
-		if p.Description == "" {
-			p.Description = clean(res.Metadata.Description)
-		}
-		if p.Language == "" {
-			p.Language = clean(res.Metadata.Language)
-		}
-	}
-	var md string
-	if content != nil {
-		b, err := htmltomarkdown.ConvertNode(content, converterOptions(base)...)
-		if err == nil {
-			md = string(b)
-		}
-	}
-	if strings.TrimSpace(md) == "" {
-		// No main content found (a short or unusual page): convert the body.
-		if bodyNode := gq.Find("body").Nodes; len(bodyNode) > 0 {
-			gq.Find("script, style, noscript, template, svg, iframe").Remove()
-			if b, err := htmltomarkdown.ConvertNode(bodyNode[0], converterOptions(base)...); err == nil {
-				md = string(b)
+	content := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
+	for _, n := range mainContent(body0) {
+		if n == body0 {
+			for c := n.FirstChild; c != nil; {
+				next := c.NextSibling
+				n.RemoveChild(c)
+				content.AppendChild(c)
+				c = next
 			}
+			continue
 		}
+		n.Parent.RemoveChild(n)
+		content.AppendChild(n)
 	}
-	md = strings.TrimSpace(strings.ToValidUTF8(md, "\uFFFD"))
-	if utf8.RuneCountInString(md) > maxLen {
-		md = truncateRunes(md, maxLen)
-		p.Truncated = true
+	pruned := keepText(content, opt.MaxLength+1)
+	md, err := mdConverter.ConvertNode(content)
+	if err != nil {
+		return Page{}, err
 	}
-	p.Markdown = md
+	p.Markdown = strings.TrimSpace(strings.ToValidUTF8(string(md), "\uFFFD"))
+	if pruned || utf8.RuneCountInString(p.Markdown) > opt.MaxLength {
+		p.Markdown = strings.TrimSpace(truncateRunes(p.Markdown, opt.MaxLength))
+		p.Truncated = append(p.Truncated, cutMaxLength(opt.MaxLength))
+	}
+	p.Language = pageLanguage(m, opt.ContentLanguage, nodeText(content, detectSample))
 	return p, nil
 }
 
-// converterOptions makes relative links and images absolute against base.
-func converterOptions(base *url.URL) []converter.ConvertOptionFunc {
-	return []converter.ConvertOptionFunc{converter.WithDomain(base.Scheme + "://" + base.Host)}
-}
-
-func links(gq *goquery.Document, base *url.URL) []string {
-	seen := map[string]bool{}
-	out := []string{}
-	gq.Find("a[href]").Each(func(_ int, s *goquery.Selection) {
-		href, _ := s.Attr("href")
-		href = strings.TrimSpace(href)
-		if href == "" || strings.HasPrefix(href, "#") {
-			return
-		}
-		u, err := base.Parse(href)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return
-		}
-		u.Fragment = ""
-		s2 := u.String()
-		if !seen[s2] {
-			seen[s2] = true
-			out = append(out, s2)
-		}
-	})
-	return out
-}
-
-func metaContent(gq *goquery.Document, names ...string) string {
-	for _, n := range names {
-		sel := gq.Find(`meta[name="` + n + `"], meta[property="` + n + `"]`).First()
-		if v, ok := sel.Attr("content"); ok && strings.TrimSpace(v) != "" {
-			return v
+// keepText unlinks everything in n after its first budget characters of
+// text (white space runs counted once), so that text the answer would drop
+// is never converted. It says whether anything was cut.
+func keepText(n *html.Node, budget int) bool {
+	left := budget
+	var cut bool
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; {
+			next := c.NextSibling
+			switch {
+			case left <= 0:
+				n.RemoveChild(c)
+				cut = true
+			case c.Type == html.TextNode:
+				if l := textLen(c.Data); l > left {
+					c.Data = truncateRunes(c.Data, left) // each counted character is at least one rune
+					left, cut = 0, true
+				} else {
+					left -= l
+				}
+			case c.Type == html.ElementNode:
+				walk(c)
+			}
+			c = next
 		}
 	}
-	return ""
-}
-
-func attr(s *goquery.Selection, name string) string {
-	v, _ := s.First().Attr(name)
-	return v
+	walk(n)
+	return cut
 }
 
 func firstNonEmpty(vs ...string) string {

@@ -1,0 +1,660 @@
+package webcrawl
+
+import (
+	"bytes"
+	"hash/maphash"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+)
+
+// scanned is a page after the one bounded pass over its tokens that comes
+// before any tree is built: the document reduced to what extraction reads
+// (no scripts, styles, hidden or form parts, comments, or attributes it does
+// not use; links and images made absolute; well nested), cut at the limits,
+// with the head's metadata and the page's links gathered on the way.
+type scanned struct {
+	doc        []byte
+	meta       pageMeta
+	links      []string
+	linksTotal int
+	cut        []string
+}
+
+// pageMeta is what the page says about itself.
+type pageMeta struct {
+	title, description, ogDescription, twDescription string
+	ogTitle, siteName                                string
+	htmlLang, metaLang, ogLocale                     string
+	author                                           string
+}
+
+// skipped elements are dropped with their content: they hold no readable text.
+var skipped = map[string]bool{
+	"script": true, "style": true, "noscript": true, "template": true, "svg": true, "math": true,
+	"iframe": true, "object": true, "embed": true, "canvas": true, "textarea": true, "select": true,
+	"button": true, "input": true, "audio": true, "video": true, "map": true, "noembed": true,
+	"noframes": true, "frameset": true, "frame": true, "dialog": true,
+}
+
+// notEmitted are elements whose tag the pass reads but does not write.
+var notEmitted = map[string]bool{"html": true, "head": true, "body": true, "title": true, "meta": true, "link": true, "base": true}
+
+var voidElements = map[string]bool{
+	"area": true, "base": true, "br": true, "col": true, "embed": true, "hr": true, "img": true, "input": true,
+	"link": true, "meta": true, "param": true, "source": true, "track": true, "wbr": true, "keygen": true,
+}
+
+// Scope stops, as the HTML parsing algorithm has them (simplified): an
+// element opening or closing implicitly looks no further down than these.
+var (
+	buttonScope = map[string]bool{"html": true, "table": true, "td": true, "th": true, "caption": true, "button": true, "template": true, "object": true, "marquee": true, "applet": true}
+	listScope   = map[string]bool{"html": true, "table": true, "td": true, "th": true, "caption": true, "template": true, "ol": true, "ul": true}
+	tableScope  = map[string]bool{"html": true, "table": true, "template": true}
+)
+
+// closesP are the start tags that end an open paragraph.
+var closesP = map[string]bool{
+	"address": true, "article": true, "aside": true, "blockquote": true, "center": true, "details": true, "dir": true,
+	"div": true, "dl": true, "fieldset": true, "figcaption": true, "figure": true, "footer": true, "form": true,
+	"h1": true, "h2": true, "h3": true, "h4": true, "h5": true, "h6": true, "header": true, "hgroup": true, "hr": true,
+	"main": true, "menu": true, "nav": true, "ol": true, "p": true, "pre": true, "section": true, "summary": true,
+	"table": true, "ul": true, "li": true, "dd": true, "dt": true, "listing": true, "xmp": true, "plaintext": true,
+}
+
+var headings = map[string]bool{"h1": true, "h2": true, "h3": true, "h4": true, "h5": true, "h6": true}
+
+const (
+	maxAttrLen  = 2048 // longer attribute values are dropped
+	maxMetaText = 2048 // title and meta values kept
+)
+
+type open struct {
+	name    string
+	emitted bool
+}
+
+type scanner struct {
+	lim       Limits
+	base      *url.URL
+	baseSet   bool
+	out       bytes.Buffer
+	stack     []open
+	skipLevel int // stack index of the element being skipped, -1 when none
+	overflow  int // open elements past MaxDepth, dropped
+	elements  int
+	textBytes int
+	stopped   bool // MaxElements reached: nothing more is written
+	textFull  bool
+	inTitle   bool
+	titleDone bool
+	meta      pageMeta
+	links     []string
+	linkSeen  map[string]struct{}
+	totalSeen map[uint64]struct{}
+	seed      maphash.Seed
+	linksCut  bool
+	cutDepth  bool
+	cutText   bool
+	a         attrs
+	hrefBuf   []byte
+}
+
+// attrs are the attributes of one tag the pass may use.
+type attrs struct {
+	href, src, dataSrc, alt, title, class, id, role, itemprop, lang, rel      string
+	colspan, rowspan, align, start, style, name, property, httpEquiv, content string
+	width, height                                                           string
+	hidden, ariaHidden                                                        bool
+}
+
+// scan runs the bounded pass over body (UTF-8) of the page at pageURL.
+func scan(body []byte, pageURL *url.URL, lim Limits) *scanned {
+	lim = lim.withDefaults()
+	s := &scanner{lim: lim, base: pageURL, skipLevel: -1, linkSeen: map[string]struct{}{}, totalSeen: map[uint64]struct{}{}, seed: maphash.MakeSeed()}
+	s.out.Grow(len(body) / 2)
+	s.out.WriteString("<!DOCTYPE html><html><body>")
+	z := html.NewTokenizer(bytes.NewReader(body))
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return s.result()
+		case html.TextToken:
+			s.text(z.Text())
+		case html.StartTagToken:
+			s.start(z, false)
+		case html.SelfClosingTagToken:
+			s.start(z, true)
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			s.end(string(name))
+		}
+	}
+}
+
+func (s *scanner) result() *scanned {
+	r := &scanned{doc: s.out.Bytes(), meta: s.meta, links: s.links, linksTotal: len(s.totalSeen)}
+	if s.stopped {
+		r.cut = append(r.cut, cutElements(s.lim.MaxElements))
+	}
+	if s.cutDepth {
+		r.cut = append(r.cut, cutDepth(s.lim.MaxDepth))
+	}
+	if s.cutText {
+		r.cut = append(r.cut, cutText(s.lim.MaxTextBytes))
+	}
+	if s.linksCut {
+		r.cut = append(r.cut, cutLinks(len(s.links), r.linksTotal))
+	}
+	return r
+}
+
+func (s *scanner) readAttrs(z *html.Tokenizer, has bool) {
+	s.a = attrs{}
+	for has {
+		var k, v []byte
+		k, v, has = z.TagAttr()
+		if len(v) > maxAttrLen {
+			continue
+		}
+		a := &s.a
+		switch string(k) {
+		case "href":
+			a.href = string(v)
+		case "src":
+			a.src = string(v)
+		case "data-src", "data-original", "data-lazy-src":
+			if a.dataSrc == "" {
+				a.dataSrc = string(v)
+			}
+		case "alt":
+			a.alt = string(v)
+		case "title":
+			a.title = string(v)
+		case "class":
+			a.class = string(v)
+		case "id":
+			a.id = string(v)
+		case "role":
+			a.role = string(v)
+		case "itemprop":
+			a.itemprop = string(v)
+		case "lang":
+			a.lang = string(v)
+		case "rel":
+			a.rel = string(v)
+		case "colspan":
+			a.colspan = string(v)
+		case "rowspan":
+			a.rowspan = string(v)
+		case "align":
+			a.align = string(v)
+		case "start":
+			a.start = string(v)
+		case "width":
+			a.width = string(v)
+		case "height":
+			a.height = string(v)
+		case "style":
+			a.style = string(v)
+		case "name":
+			a.name = string(v)
+		case "property":
+			a.property = string(v)
+		case "http-equiv":
+			a.httpEquiv = string(v)
+		case "content":
+			a.content = string(v)
+		case "hidden":
+			a.hidden = true
+		case "aria-hidden":
+			a.ariaHidden = strings.EqualFold(strings.TrimSpace(string(v)), "true")
+		}
+	}
+}
+
+func (s *scanner) start(z *html.Tokenizer, selfClosing bool) {
+	nameB, has := z.TagName()
+	name := tagName(nameB)
+	s.readAttrs(z, has)
+	a := &s.a
+	// Self-closing syntax counts only in foreign content (SVG, MathML), which is skipped.
+	void := voidElements[name] || selfClosing && s.skipLevel >= 0
+
+	// What the page says about itself, wherever it is.
+	switch name {
+	case "a":
+		if a.href != "" {
+			s.countLink(a.href)
+		}
+	case "html":
+		if s.meta.htmlLang == "" {
+			s.meta.htmlLang = a.lang
+		}
+	case "base":
+		if !s.baseSet && a.href != "" {
+			if b, err := s.base.Parse(strings.TrimSpace(a.href)); err == nil && (b.Scheme == "http" || b.Scheme == "https") {
+				s.base, s.baseSet = b, true
+			}
+		}
+	case "meta":
+		s.metaTag()
+	case "title":
+		s.inTitle = !s.titleDone && s.skipLevel < 0
+	}
+	if s.stopped {
+		return
+	}
+	if s.overflow > 0 {
+		if !void {
+			s.overflow++
+		}
+		return
+	}
+	s.implicitCloses(name)
+	if !void && len(s.stack) >= s.lim.MaxDepth {
+		s.overflow++
+		s.cutDepth = true
+		return
+	}
+	if s.skipLevel >= 0 {
+		if !void {
+			s.stack = append(s.stack, open{name: name})
+		}
+		return
+	}
+	if skipped[name] || a.hidden || a.ariaHidden || hiddenStyle(a.style) || name == "img" && pixel(a) {
+		if !void {
+			s.skipLevel = len(s.stack)
+			s.stack = append(s.stack, open{name: name})
+		}
+		return
+	}
+	if notEmitted[name] {
+		if !void {
+			s.stack = append(s.stack, open{name: name})
+		}
+		return
+	}
+	if s.elements >= s.lim.MaxElements {
+		s.stopped = true
+		return
+	}
+	s.elements++
+	switch name {
+	case "xmp", "listing", "plaintext":
+		name = "pre"
+	}
+	s.emitStart(name)
+	if !void {
+		s.stack = append(s.stack, open{name: name, emitted: true})
+	}
+}
+
+func (s *scanner) emitStart(name string) {
+	a := &s.a
+	w := &s.out
+	w.WriteByte('<')
+	w.WriteString(name)
+	attr := func(k, v string) {
+		if v == "" {
+			return
+		}
+		w.WriteByte(' ')
+		w.WriteString(k)
+		w.WriteString(`="`)
+		escapeString(w, v)
+		w.WriteByte('"')
+	}
+	attr("class", a.class)
+	attr("id", a.id)
+	attr("role", a.role)
+	attr("itemprop", a.itemprop)
+	switch name {
+	case "a":
+		if href := s.absolute(a.href, true); href != "" {
+			attr("href", href)
+		}
+		attr("rel", a.rel)
+	case "img":
+		src := a.src
+		if src == "" || strings.HasPrefix(src, "data:") {
+			if a.dataSrc != "" {
+				src = a.dataSrc
+			}
+		}
+		attr("src", s.absolute(src, false))
+		attr("alt", a.alt)
+		attr("title", a.title)
+	case "td", "th":
+		attr("colspan", a.colspan)
+		attr("rowspan", a.rowspan)
+		attr("align", cellAlign(a.align, a.style))
+	case "ol":
+		attr("start", a.start)
+	}
+	w.WriteByte('>')
+}
+
+// absolute resolves a link or image address against the page's base; only
+// http(s) (and, for links, mailto) addresses are kept.
+func (s *scanner) absolute(ref string, link bool) string {
+	ref = strings.TrimSpace(ref)
+	if ref == "" {
+		return ""
+	}
+	u, err := s.base.Parse(ref)
+	if err != nil {
+		return ""
+	}
+	switch u.Scheme {
+	case "http", "https":
+		if u.Host == "" {
+			return ""
+		}
+		return u.String()
+	case "mailto":
+		if link {
+			return u.String()
+		}
+	}
+	return ""
+}
+
+// countLink counts one link for links_total and keeps it while under MaxLinks.
+func (s *scanner) countLink(href string) {
+	href = strings.TrimSpace(href)
+	if i := strings.IndexByte(href, '#'); i >= 0 {
+		href = href[:i]
+	}
+	if href == "" || !httpLike(href) {
+		return
+	}
+	h := maphash.String(s.seed, href)
+	if _, dup := s.totalSeen[h]; dup {
+		return
+	}
+	s.totalSeen[h] = struct{}{}
+	if len(s.links) >= s.lim.MaxLinks {
+		s.linksCut = true
+		return
+	}
+	u, err := s.base.Parse(href)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return
+	}
+	u.Fragment, u.RawFragment = "", ""
+	abs := u.String()
+	if _, dup := s.linkSeen[abs]; !dup {
+		s.linkSeen[abs] = struct{}{}
+		s.links = append(s.links, abs)
+	}
+}
+
+// httpLike says whether a written href is relative or http(s).
+func httpLike(href string) bool {
+	for i := 0; i < len(href); i++ {
+		switch c := href[i]; {
+		case c == ':':
+			sch := strings.ToLower(href[:i])
+			return sch == "http" || sch == "https"
+		case c == '/' || c == '?' || c == '#':
+			return true
+		}
+	}
+	return true
+}
+
+func (s *scanner) metaTag() {
+	a := &s.a
+	content := strings.TrimSpace(a.content)
+	if content == "" {
+		return
+	}
+	key := strings.ToLower(strings.TrimSpace(firstNonEmpty(a.property, a.name)))
+	set := func(dst *string) {
+		if *dst == "" {
+			*dst = truncateBytes(content, maxMetaText)
+		}
+	}
+	switch key {
+	case "description":
+		set(&s.meta.description)
+	case "og:description":
+		set(&s.meta.ogDescription)
+	case "twitter:description":
+		set(&s.meta.twDescription)
+	case "og:title", "twitter:title":
+		set(&s.meta.ogTitle)
+	case "og:site_name":
+		set(&s.meta.siteName)
+	case "og:locale":
+		set(&s.meta.ogLocale)
+	case "language", "dc.language":
+		set(&s.meta.metaLang)
+	case "author", "article:author", "og:article:author", "dc.creator", "parsely-author", "sailthru.author", "byl":
+		if !strings.HasPrefix(content, "http://") && !strings.HasPrefix(content, "https://") {
+			set(&s.meta.author)
+		}
+	}
+	if strings.EqualFold(strings.TrimSpace(a.httpEquiv), "content-language") {
+		s.meta.metaLang = truncateBytes(content, 64)
+	}
+}
+
+// implicitCloses pops what a start tag closes in HTML (simplified), writing
+// the end tags so that the reduced document nests as the stack says.
+func (s *scanner) implicitCloses(name string) {
+	switch {
+	case name == "li":
+		s.closeInScope(listScope, "li")
+	case name == "dd" || name == "dt":
+		s.closeInScope(listScope, "dd", "dt")
+	case name == "td" || name == "th":
+		s.closeInScope(tableScope, "td", "th")
+	case name == "tr":
+		s.closeInScope(tableScope, "tr", "td", "th")
+	case name == "tbody" || name == "thead" || name == "tfoot":
+		s.closeInScope(tableScope, "tbody", "thead", "tfoot", "tr", "td", "th")
+	case name == "option" || name == "optgroup":
+		if n := len(s.stack); n > 0 && s.stack[n-1].name == "option" {
+			s.popTo(n - 1)
+		}
+	case headings[name]:
+		if n := len(s.stack); n > 0 && headings[s.stack[n-1].name] {
+			s.popTo(n - 1)
+		}
+	case name == "a":
+		s.closeInScope(buttonScope, "a")
+	}
+	if closesP[name] {
+		s.closeInScope(buttonScope, "p")
+	}
+}
+
+// closeInScope pops to the nearest element named one of names, looking no
+// further down than a scope stop.
+func (s *scanner) closeInScope(stops map[string]bool, names ...string) {
+	for i := len(s.stack) - 1; i >= 0; i-- {
+		n := s.stack[i].name
+		for _, want := range names {
+			if n == want {
+				s.popTo(i)
+				return
+			}
+		}
+		if stops[n] {
+			return
+		}
+	}
+}
+
+// popTo closes the open elements from the top of the stack down to index i.
+func (s *scanner) popTo(i int) {
+	for j := len(s.stack) - 1; j >= i; j-- {
+		if s.stack[j].emitted && !s.stopped {
+			s.out.WriteString("</")
+			s.out.WriteString(s.stack[j].name)
+			s.out.WriteByte('>')
+		}
+		if s.skipLevel == j {
+			s.skipLevel = -1
+		}
+		if s.stack[j].name == "title" {
+			s.inTitle = false
+		}
+	}
+	s.stack = s.stack[:i]
+}
+
+func (s *scanner) end(name string) {
+	if name == "title" && s.inTitle {
+		s.inTitle, s.titleDone = false, true
+	}
+	if s.overflow > 0 {
+		s.overflow--
+		return
+	}
+	switch name {
+	case "xmp", "listing", "plaintext":
+		name = "pre"
+	}
+	for i := len(s.stack) - 1; i >= 0; i-- {
+		if s.stack[i].name == name {
+			s.popTo(i)
+			return
+		}
+	}
+}
+
+func (s *scanner) text(t []byte) {
+	if s.inTitle {
+		if len(s.meta.title) < maxMetaText {
+			s.meta.title += truncateBytes(string(t), maxMetaText-len(s.meta.title))
+		}
+		return
+	}
+	if s.stopped || s.overflow > 0 || s.skipLevel >= 0 || s.textFull || len(t) == 0 {
+		return
+	}
+	if room := s.lim.MaxTextBytes - s.textBytes; len(t) > room {
+		t = t[:runeStart(t, room)]
+		s.textFull, s.cutText = true, true
+	}
+	s.textBytes += len(t)
+	escapeBytes(&s.out, t)
+}
+
+// tagName is the tokenizer's lower-cased tag name, or span when it is not a
+// plain element name (so that the reduced document reparses as written).
+func tagName(b []byte) string {
+	if len(b) == 0 || len(b) > 64 {
+		return "span"
+	}
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' && i > 0 || c == '-' && i > 0) {
+			return "span"
+		}
+	}
+	return string(b)
+}
+
+// pixel is a tracking image: one or no pixel wide or high.
+func pixel(a *attrs) bool {
+	tiny := func(v string) bool { v = strings.TrimSpace(v); return v == "0" || v == "1" || v == "0px" || v == "1px" }
+	return tiny(a.width) || tiny(a.height)
+}
+
+func hiddenStyle(style string) bool {
+	if style == "" {
+		return false
+	}
+	st := strings.ToLower(strings.ReplaceAll(style, " ", ""))
+	return strings.Contains(st, "display:none") || strings.Contains(st, "visibility:hidden")
+}
+
+// cellAlign is a table cell's alignment, from align or style="text-align:…".
+func cellAlign(align, style string) string {
+	switch a := strings.ToLower(strings.TrimSpace(align)); a {
+	case "left", "right", "center":
+		return a
+	}
+	st := strings.ToLower(strings.ReplaceAll(style, " ", ""))
+	for _, a := range []string{"left", "right", "center"} {
+		if strings.Contains(st, "text-align:"+a) {
+			return a
+		}
+	}
+	return ""
+}
+
+// runeStart is the largest index ≤ n that starts a rune in b.
+func runeStart(b []byte, n int) int {
+	if n >= len(b) {
+		return len(b)
+	}
+	for n > 0 && !utf8.RuneStart(b[n]) {
+		n--
+	}
+	return n
+}
+
+func truncateBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+func escapeBytes(w *bytes.Buffer, b []byte) {
+	last := 0
+	for i, c := range b {
+		var esc string
+		switch c {
+		case '&':
+			esc = "&amp;"
+		case '<':
+			esc = "&lt;"
+		case '>':
+			esc = "&gt;"
+		case 0:
+			esc = "\uFFFD"
+		default:
+			continue
+		}
+		w.Write(b[last:i])
+		w.WriteString(esc)
+		last = i + 1
+	}
+	w.Write(b[last:])
+}
+
+func escapeString(w *bytes.Buffer, s string) {
+	last := 0
+	for i := 0; i < len(s); i++ {
+		var esc string
+		switch s[i] {
+		case '&':
+			esc = "&amp;"
+		case '<':
+			esc = "&lt;"
+		case '>':
+			esc = "&gt;"
+		case '"':
+			esc = "&#34;"
+		case 0:
+			esc = "\uFFFD"
+		default:
+			continue
+		}
+		w.WriteString(s[last:i])
+		w.WriteString(esc)
+		last = i + 1
+	}
+	w.WriteString(s[last:])
+}
