@@ -106,7 +106,7 @@ type scanner struct {
 type attrs struct {
 	href, src, dataSrc, alt, title, class, id, role, itemprop, lang, rel      string
 	colspan, rowspan, align, start, style, name, property, httpEquiv, content string
-	width, height                                                           string
+	width, height                                                             string
 	hidden, ariaHidden                                                        bool
 }
 
