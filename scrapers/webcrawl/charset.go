@@ -12,19 +12,22 @@ import (
 // UTF-8 whatever the page or its headers claim (a legacy charset almost never
 // yields valid multi-byte UTF-8 by chance, while pages that say latin-1 and
 // send UTF-8 are common). Otherwise the declared charset (Content-Type, BOM,
-// <meta>) decodes it; a page that claims UTF-8 but holds not one valid
-// multi-byte sequence is read as Windows-1252, and any byte still invalid
-// becomes U+FFFD. The second result names the charset used.
+// <meta>) decodes it. A page that claims UTF-8, or claims nothing, and holds
+// valid multi-byte sequences is UTF-8 with stray bytes, each run of them
+// becoming U+FFFD; one that claims UTF-8 without a single valid multi-byte
+// sequence is read as Windows-1252, as is an undeclared one. The second result names the charset used.
 func toUTF8(body []byte, contentType string) ([]byte, string) {
 	if utf8.Valid(body) {
 		return body, "utf-8"
 	}
-	enc, name, _ := charset.DetermineEncoding(body, contentType)
-	if name == "utf-8" {
-		if !hasMultibyteUTF8(body) {
-			enc, name = charmap.Windows1252, "windows-1252"
-		} else {
+	enc, name, certain := charset.DetermineEncoding(body, contentType)
+	if name == "utf-8" || !certain {
+		if hasMultibyteUTF8(body) {
+			// UTF-8 with stray bytes, as said or as it looks.
 			return bytes.ToValidUTF8(body, []byte("\uFFFD")), "utf-8"
+		}
+		if name == "utf-8" {
+			enc, name = charmap.Windows1252, "windows-1252"
 		}
 	}
 	out, err := enc.NewDecoder().Bytes(body)

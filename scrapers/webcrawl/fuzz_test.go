@@ -1,0 +1,52 @@
+package webcrawl
+
+import (
+	"encoding/json"
+	"net/url"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzExtract converts arbitrary bytes with small caps on: whatever comes in,
+// the page is answered within the caps, as valid UTF-8 and JSON, without a
+// panic.
+func FuzzExtract(f *testing.F) {
+	for _, seed := range []string{
+		"<html><head><title>x</title></head><body><a href='/a'>a</a><p>text</p></body></html>",
+		"<base href='javascript:alert(1)'><a href='//evil/'>x</a><img src='data:x' data-src='/i.png' alt='i'>",
+		"\xff\xfe<p>\xc3\x28</p>",
+		"<table><tr><th align=right>a<td>b<tr><td colspan=3>c</table><pre class='lang-go'><code>x\n\ny</code></pre>",
+		"<ul><li>a<ul><li>b<ol><li>c</ul></ul><blockquote><blockquote>q</blockquote>",
+		strings.Repeat("<div><b><i>", 60) + "text" + strings.Repeat("<p>para", 30),
+		"<svg><path/><title>t</title></svg><p hidden>h<p style='display:none'>n<template><p>t</template>",
+		"<plaintext><a href=x>not a link",
+	} {
+		f.Add([]byte(seed))
+	}
+	u, _ := url.Parse("https://example.com/dir/page")
+	lim := Limits{MaxElements: 500, MaxDepth: 32, MaxTextBytes: 4096, MaxLinks: 20}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		p, err := Extract(body, u, ExtractOptions{MaxLength: 1000, Limits: lim})
+		if err != nil {
+			return
+		}
+		if n := utf8.RuneCountInString(p.Markdown); n > 1000 {
+			t.Fatalf("markdown of %d characters passes max_length", n)
+		}
+		if !utf8.ValidString(p.Markdown) || !utf8.ValidString(p.Title) {
+			t.Fatal("invalid UTF-8 in the page")
+		}
+		if len(p.Links) > lim.MaxLinks || p.LinksTotal < len(p.Links) {
+			t.Fatalf("%d links, links_total %d, cap %d", len(p.Links), p.LinksTotal, lim.MaxLinks)
+		}
+		for _, l := range p.Links {
+			if !strings.HasPrefix(l, "http://") && !strings.HasPrefix(l, "https://") {
+				t.Fatalf("non-http link %q", l)
+			}
+		}
+		if _, err := json.Marshal(p); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
