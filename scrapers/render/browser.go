@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
@@ -29,32 +30,47 @@ type browserProc struct {
 	pid     int    // 0 for a remote browser
 }
 
-// localFlags are the switches of a local Chromium: headless, no GPU, no
-// QUIC, no background traffic, no popups, no WebRTC outside the proxy, and
-// no name resolution of its own (the proxy resolves and judges).
+// GuardFlags are the Chromium switches every renderer's browser runs with,
+// local or beside the host (deploy/ passes the same to the browser
+// container; deploy_test.go checks): no QUIC, no background traffic, no
+// popups, no permission prompts, no WebRTC outside the proxy, a browser-wide
+// proxy that reaches nothing (only the per-render browser contexts name the
+// guarded one, loopback included), and no name resolution of its own (the
+// proxy resolves and judges).
+var GuardFlags = []string{
+	"--disable-quic",
+	"--disable-background-networking",
+	"--disable-component-update",
+	"--disable-sync",
+	"--disable-domain-reliability",
+	"--no-pings",
+	"--block-new-web-contents",
+	"--deny-permission-prompts",
+	"--disable-notifications",
+	"--mute-audio",
+	"--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+	"--webrtc-ip-handling-policy=disable_non_proxied_udp",
+	"--proxy-server=" + blackHoleProxy,
+	"--proxy-bypass-list=<-loopback>",
+	"--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+	"--disable-features=Translate,MediaRouter,OptimizationHints,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,DnsOverHttps",
+}
+
+// localFlags are the options of a local Chromium: chromedp's defaults
+// (headless, no first run, a fresh temporary profile, --no-sandbox as root),
+// no GPU, popups blocked, and GuardFlags.
 func localFlags(bin string) []chromedp.ExecAllocatorOption {
 	opts := append([]chromedp.ExecAllocatorOption{}, chromedp.DefaultExecAllocatorOptions[:]...)
-	return append(opts,
-		chromedp.ExecPath(bin),
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-domain-reliability", true),
-		chromedp.Flag("disable-popup-blocking", false),
-		chromedp.Flag("block-new-web-contents", true),
-		chromedp.Flag("deny-permission-prompts", true),
-		chromedp.Flag("disable-notifications", true),
-		chromedp.Flag("mute-audio", true),
-		chromedp.Flag("no-pings", true),
-		chromedp.Flag("disable-features", "Translate,BlinkGenPropertyTrees,MediaRouter,OptimizationHints,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,DnsOverHttps,AsyncDns"),
-		chromedp.Flag("force-webrtc-ip-handling-policy", "disable_non_proxied_udp"),
-		chromedp.Flag("webrtc-ip-handling-policy", "disable_non_proxied_udp"),
-		chromedp.Flag("proxy-server", blackHoleProxy),
-		chromedp.Flag("proxy-bypass-list", "<-loopback>"),
-		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"),
-	)
+	opts = append(opts, chromedp.ExecPath(bin), chromedp.DisableGPU, chromedp.Flag("disable-popup-blocking", false))
+	for _, f := range GuardFlags {
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(f, "--"), "=")
+		if hasValue {
+			opts = append(opts, chromedp.Flag(name, value))
+		} else {
+			opts = append(opts, chromedp.Flag(name, true))
+		}
+	}
+	return opts
 }
 
 // start starts (or attaches to) a browser and waits until it answers.
