@@ -31,8 +31,10 @@ type crawlArgs struct {
 	MaxLength          *int     `json:"max_length,omitempty" jsonschema:"the most characters of Markdown kept per page (100 to 1000000; default 50000)"`
 	IncludeURLPatterns []string `json:"include_url_patterns,omitempty" jsonschema:"regular expressions: only links matching one are followed (at most 25)"`
 	ExcludeURLPatterns []string `json:"exclude_url_patterns,omitempty" jsonschema:"regular expressions: links matching one are never followed (at most 25)"`
+	Render             string   `json:"render,omitempty" jsonschema:"never: fetch only; always: render every page in a headless browser; auto: render a fetched page whose text is thin and whose scripts are heavy (default auto when the host has a browser, else never)"`
 
 	depth, pages, maxLen int
+	render               string // the resolved render mode
 	starts               []*url.URL
 	include, exclude     []*regexp.Regexp
 }
@@ -45,6 +47,9 @@ func schema(s *jsonschema.Schema) {
 	setRange(s, "max_length", 100, MaxMaxLength, false)
 	setRange(s, "include_url_patterns", 0, MaxPatterns, true)
 	setRange(s, "exclude_url_patterns", 0, MaxPatterns, true)
+	if p := s.Properties["render"]; p != nil {
+		p.Enum = []any{RenderNever, RenderAlways, RenderAuto}
+	}
 }
 
 func setRange(s *jsonschema.Schema, prop string, lo, hi int, list bool) {

@@ -25,6 +25,7 @@ import (
 
 	"github.com/surfsense/pluginhost/internal/netguard"
 	"github.com/surfsense/pluginhost/scrapers"
+	"github.com/surfsense/pluginhost/scrapers/render"
 )
 
 // ID is the plugin's id.
@@ -46,6 +47,9 @@ type Settings struct {
 	Transport    http.RoundTripper // nil builds the guarded transport
 	// Upstream hears of every upstream attempt (Env.Upstream).
 	Upstream func(context.Context, scrapers.Upstream)
+	// Renderer renders pages in a browser (RENDERER_URL, CHROMIUM_BIN);
+	// nil: the render argument is never.
+	Renderer *render.Renderer
 }
 
 // DefaultSettings are the crawler's defaults.
@@ -60,6 +64,16 @@ func New(env scrapers.Env) (scrapers.Plugin, error) {
 	s := DefaultSettings()
 	s.AllowPrivate = env.AllowPrivateNetworks
 	s.Upstream = env.Upstream
+	rc, ok, err := render.FromEnv(env, ID)
+	if err != nil {
+		return scrapers.Plugin{}, fmt.Errorf("web-crawl's renderer: %w", err)
+	}
+	if ok {
+		rc.UserAgent, rc.PageTimeout, rc.MaxHTMLChars = s.UserAgent, s.PageTimeout, s.MaxPageBytes
+		if s.Renderer, err = render.New(rc); err != nil {
+			return scrapers.Plugin{}, fmt.Errorf("web-crawl's renderer: %w", err)
+		}
+	}
 	return NewWithSettings(s), nil
 }
 
@@ -113,8 +127,11 @@ func NewWithSettings(s Settings) scrapers.Plugin {
 				"Starts from start_urls and follows links on the same site up to max_crawl_depth, at most max_crawl_pages pages in all; "+
 				"include_url_patterns and exclude_url_patterns (regular expressions) choose which links are followed. "+
 				"A page that fails is reported with its error; the others are still returned. "+
-				"A page cut at a limit (max_length, page size, elements, nesting, text, links) lists what was cut in truncated.",
+				"A page cut at a limit (max_length, page size, elements, nesting, text, links) lists what was cut in truncated. "+
+				"render (never, always, auto) renders pages that need JavaScript in a headless browser; each page says whether it was rendered.",
 			schema, cr.crawl).WithItems(scrapers.ItemSchema[Page]())},
+		Vars:   render.Vars,
+		Status: rendererStatus(s.Renderer),
 	}
 }
 
@@ -134,6 +151,10 @@ type job struct {
 // crawl runs one crawl: breadth first, at most PerCall pages at once.
 func (cr *crawler) crawl(ctx context.Context, call *scrapers.Call, args crawlArgs) error {
 	if err := args.check(cr.s.AllowPrivate); err != nil {
+		return err
+	}
+	var err error
+	if args.render, err = args.renderMode(cr.s.Renderer != nil); err != nil {
 		return err
 	}
 	hosts := map[string]bool{}
@@ -236,7 +257,7 @@ func (cr *crawler) visit(ctx context.Context, call *scrapers.Call, args crawlArg
 		return nil, nil
 	}
 	defer cr.inFlight.release()
-	f, err := cr.fetch(ctx, j.u)
+	f, ri, err := cr.obtain(ctx, args.render, j.u)
 	if cr.s.PerHostDelay > 0 {
 		time.AfterFunc(cr.s.PerHostDelay, releaseHost)
 	} else {
@@ -286,6 +307,7 @@ func (cr *crawler) visit(ctx context.Context, call *scrapers.Call, args crawlArg
 	}
 	page.Depth = j.depth
 	page.Status = f.status
+	page.Rendered, page.RenderNotes = ri.rendered, ri.notes
 	if f.cut {
 		page.Truncated = append([]string{cutPageBytes(cr.s.MaxPageBytes)}, page.Truncated...)
 	}

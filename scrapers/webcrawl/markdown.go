@@ -29,6 +29,8 @@ type Page struct {
 	Truncated   []string `json:"truncated,omitempty" jsonschema:"what was cut from this page and why (page size, elements, depth, text, links, max_length); absent when nothing was"`
 	Links       []string `json:"links" jsonschema:"the page's distinct absolute http(s) links, in order, at most the per-page cap"`
 	LinksTotal  int      `json:"links_total" jsonschema:"how many distinct links the page has, returned or not"`
+	Rendered    bool     `json:"rendered" jsonschema:"whether the page was rendered in a headless browser (the render argument)"`
+	RenderNotes []string `json:"render_notes,omitempty" jsonschema:"why the page was or was not rendered, and what the browser met (bounds, refused requests, a page still loading)"`
 }
 
 // ExtractOptions are what Extract needs beside the page.
