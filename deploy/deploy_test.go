@@ -22,6 +22,7 @@ import (
 
 	"github.com/surfsense/pluginhost/host"
 	"github.com/surfsense/pluginhost/scrapers"
+	"github.com/surfsense/pluginhost/scrapers/render"
 	"github.com/surfsense/pluginhost/scrapers/all"
 )
 
@@ -437,6 +438,8 @@ type composeFile struct {
 			Dockerfile string `yaml:"dockerfile"`
 		} `yaml:"build"`
 		Image       string    `yaml:"image"`
+		NetworkMode string    `yaml:"network_mode"`
+		Command     []string  `yaml:"command"`
 		Environment yaml.Node `yaml:"environment"`
 		Volumes     []string  `yaml:"volumes"`
 		Healthcheck *struct {
@@ -582,6 +585,65 @@ func TestProbePathsAreServed(t *testing.T) {
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusOK {
 			t.Errorf("GET %s = %d, want 200", p, resp.StatusCode)
+		}
+	}
+}
+
+// TestBrowserBesideTheHost: both deployments run a headless Chromium that
+// shares the host's network namespace (the host reaches its DevTools port on
+// loopback, and it reaches the host's guarding proxy there), with exactly
+// the renderer's guard switches (render.GuardFlags), and the host's
+// RENDERER_URL names it.
+func TestBrowserBesideTheHost(t *testing.T) {
+	b := parseBicep(read(t, "main.bicep"))
+	app := block(b.src, "resource hostApp ")
+	if !strings.Contains(app, "name: 'browser'") || !regexp.MustCompile(`image:\s*browserImage`).MatchString(app) {
+		t.Fatal("hostApp has no browser container (a second container of the same app, so that it shares the replica's loopback)")
+	}
+	var args []string
+	for _, m := range regexp.MustCompile(`(?m)^\s*'([^']*)'\s*$`).FindAllStringSubmatch(block(b.src, "var browserArgs ="), -1) {
+		args = append(args, m[1])
+	}
+	if !slices.Equal(args, render.GuardFlags) {
+		t.Errorf("main.bicep's browserArgs are not render.GuardFlags:\n got  %q\n want %q", args, render.GuardFlags)
+	}
+	if !regexp.MustCompile(`args:\s*browserArgs`).MatchString(app) {
+		t.Error("the browser container does not take browserArgs")
+	}
+	port, _ := b.eval("browserPort", "?")
+	e := findEntry(envEntries(block(b.src, "var hostEnv =")), "RENDERER_URL")
+	if e == nil {
+		t.Fatal("main.bicep does not set RENDERER_URL")
+	}
+	if v, _ := b.eval(e.Expr, "?"); v != "http://127.0.0.1:"+port {
+		t.Errorf("RENDERER_URL is %q, want the browser container's port on loopback (http://127.0.0.1:%s)", v, port)
+	}
+	if strings.Contains(block(app, "ingress:"), port) {
+		t.Error("the ingress names the browser's port")
+	}
+
+	var c composeFile
+	if err := yaml.Unmarshal([]byte(read(t, "compose.yaml")), &c); err != nil {
+		t.Fatal(err)
+	}
+	br, ok := c.Services["browser"]
+	if !ok {
+		t.Fatal("compose.yaml has no browser service")
+	}
+	if br.NetworkMode != "service:host" {
+		t.Errorf("the browser's network_mode is %q, want service:host (the host's loopback)", br.NetworkMode)
+	}
+	if !slices.Equal(br.Command, render.GuardFlags) {
+		t.Errorf("compose's browser command is not render.GuardFlags:\n got  %q\n want %q", br.Command, render.GuardFlags)
+	}
+	env, _ := composeEnv(c.Services["host"].Environment)
+	if env["RENDERER_URL"] != "http://127.0.0.1:9222" {
+		t.Errorf("compose's RENDERER_URL is %q, want http://127.0.0.1:9222", env["RENDERER_URL"])
+	}
+	// web-crawl accepts both environments.
+	for name, vars := range map[string]map[string]string{"compose": env, "main.bicep": {"RENDERER_URL": "http://127.0.0.1:" + port, "RENDER_CONCURRENCY": "2"}} {
+		if _, ok, err := render.FromEnv(scrapers.Env{Getenv: func(k string) string { return vars[k] }}, "web-crawl"); err != nil || !ok {
+			t.Errorf("%s: the renderer refuses its configuration: ok %v, %v", name, ok, err)
 		}
 	}
 }

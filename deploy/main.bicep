@@ -1,7 +1,8 @@
 // The SurfSense plugin host on Azure Container Apps: the host (several
 // replicas behind one ingress), Redis shared by the replicas (Azure Cache for
-// Redis), SearXNG as an internal app for google-search's fallback, and a Log
-// Analytics workspace. Secrets come from Key Vault through a user-assigned
+// Redis), SearXNG as an internal app for google-search's fallback, a headless
+// Chromium beside each host replica (a second container of the host app, for
+// web-crawl's render), and a Log Analytics workspace. Secrets come from Key Vault through a user-assigned
 // managed identity. See README.md beside this file.
 //
 //   az deployment group create -g <rg> -f deploy/main.bicep -p deploy/main.example.bicepparam
@@ -24,6 +25,14 @@ param registryServer string = ''
 
 @description('SearXNG image. Pin a tag you have tested.')
 param searxngImage string = 'docker.io/searxng/searxng:latest'
+
+@description('Headless Chromium image of the browser container beside the host (web-crawl\'s render). Pin a version tag you have tested, e.g. docker.io/chromedp/headless-shell:141.0.7390.54.')
+param browserImage string = 'docker.io/chromedp/headless-shell:stable'
+
+@description('Pages rendered at once per replica (RENDER_CONCURRENCY); the browser container gets about half a CPU per page.')
+@minValue(1)
+@maxValue(32)
+param renderConcurrency int = 2
 
 @description('The public origin of the host (PUBLIC_URL), e.g. https://plugins.surfsense.com.')
 param publicUrl string = 'https://plugins.surfsense.com'
@@ -71,6 +80,9 @@ param logRetentionDays int = 30
 
 var hostPort = 8000
 var metricsPort = 9090
+// The browser's DevTools port, on the replica's own loopback: the containers
+// of one app share a network namespace, and no ingress names this port.
+var browserPort = 9222
 var names = {
   logs: '${namePrefix}-logs'
   identity: '${namePrefix}-id'
@@ -279,6 +291,30 @@ var hostEnv = [
   { name: 'RESULT_MAX_BYTES', value: '65536' }
   { name: 'CALL_DEADLINE', value: '240s' }
   { name: 'SHUTDOWN_DRAIN', value: '${shutdownDrainSeconds}s' }
+  { name: 'RENDERER_URL', value: 'http://127.0.0.1:${browserPort}' }
+  { name: 'RENDER_CONCURRENCY', value: string(renderConcurrency) }
+]
+
+// The browser container's switches: scrapers/render.GuardFlags (deploy_test.go
+// checks they are the same). Every page's traffic goes through the host's
+// guarding proxy; these make sure nothing else leaves the browser.
+var browserArgs = [
+  '--disable-quic'
+  '--disable-background-networking'
+  '--disable-component-update'
+  '--disable-sync'
+  '--disable-domain-reliability'
+  '--no-pings'
+  '--block-new-web-contents'
+  '--deny-permission-prompts'
+  '--disable-notifications'
+  '--mute-audio'
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp'
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp'
+  '--proxy-server=http://127.0.0.1:9'
+  '--proxy-bypass-list=<-loopback>'
+  '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1'
+  '--disable-features=Translate,MediaRouter,OptimizationHints,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,DnsOverHttps'
 ]
 
 resource hostApp 'Microsoft.App/containerApps@2024-03-01' = {
@@ -348,6 +384,25 @@ resource hostApp 'Microsoft.App/containerApps@2024-03-01' = {
               periodSeconds: 5
               failureThreshold: 2
               timeoutSeconds: 2
+            }
+          ]
+        }
+        {
+          // Headless Chromium for web-crawl's render (RENDERER_URL). It
+          // shares the replica's loopback with the host, sends every page
+          // through the host's guarding proxy, and is restarted by the
+          // platform when its port stops answering; the host opens a new
+          // connection at its next render.
+          name: 'browser'
+          image: browserImage
+          args: browserArgs
+          resources: { cpu: json('1.0'), memory: '2Gi' }
+          probes: [
+            {
+              type: 'Liveness'
+              tcpSocket: { port: browserPort }
+              periodSeconds: 10
+              failureThreshold: 3
             }
           ]
         }
