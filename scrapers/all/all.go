@@ -8,6 +8,7 @@ import (
 	"github.com/surfsense/pluginhost/scrapers/googlemaps"
 	"github.com/surfsense/pluginhost/scrapers/googlesearch"
 	"github.com/surfsense/pluginhost/scrapers/indeed"
+	"github.com/surfsense/pluginhost/scrapers/reddit"
 	"github.com/surfsense/pluginhost/scrapers/tiktok"
 	"github.com/surfsense/pluginhost/scrapers/walmart"
 	"github.com/surfsense/pluginhost/scrapers/webcrawl"
@@ -21,6 +22,7 @@ var Plugins = []scrapers.Constructor{
 	googlemaps.New,
 	googlesearch.New,
 	indeed.New,
+	reddit.New,
 	tiktok.New,
 	walmart.New,
 	webcrawl.New,
