@@ -52,7 +52,11 @@ func argDecodeError(err error) error {
 	}
 	msg := err.Error()
 	if rest, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
-		return &ArgError{Arg: strings.Trim(rest, `"`), Rule: "is not an argument of this tool"}
+		name := strings.Trim(rest, `"`)
+		if name == "" {
+			name = `""` // an argument with an empty name is still named
+		}
+		return &ArgError{Arg: name, Rule: "is not an argument of this tool"}
 	}
 	return &ArgError{Arg: "arguments", Rule: "are not valid JSON: " + strings.TrimPrefix(msg, "json: ")}
 }
