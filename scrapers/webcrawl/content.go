@@ -85,13 +85,18 @@ type stats struct {
 
 type scorer struct {
 	st     map[*html.Node]*stats
+	pool   []stats // where st's entries live: one allocation, not one per element
 	scores map[*html.Node]float64
 	order  []*html.Node // candidates in the order first scored
 }
 
 // measure fills the stats of n and everything under it.
 func (sc *scorer) measure(n *html.Node, inLink bool) *stats {
-	s := &stats{}
+	if len(sc.pool) == cap(sc.pool) {
+		sc.pool = make([]stats, 0, max(256, cap(sc.pool)))
+	}
+	sc.pool = sc.pool[:len(sc.pool)+1]
+	s := &sc.pool[len(sc.pool)-1]
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		switch c.Type {
 		case html.TextNode:

@@ -38,7 +38,7 @@ type Settings struct {
 	PerCall      int           // pages in flight per call (default 4)
 	PerHost      int           // pages in flight per host, across all calls (default 2)
 	PerHostDelay time.Duration // pause after each page before the host's next one (default 100 ms)
-	MaxInFlight  int           // pages fetched or extracted at once across all calls (default 16)
+	MaxInFlight  int           // pages fetched or extracted at once across all calls (default 8)
 	Extracting   int           // pages extracted at once across all calls (default GOMAXPROCS)
 	MaxRedirects int           // default 10
 	Limits       Limits        // per page, before extraction (DefaultLimits)
@@ -55,7 +55,7 @@ type Settings struct {
 // DefaultSettings are the crawler's defaults.
 func DefaultSettings() Settings {
 	return Settings{PageTimeout: 20 * time.Second, MaxPageBytes: 5 << 20, PerCall: 4, PerHost: 2, PerHostDelay: 100 * time.Millisecond,
-		MaxInFlight: 16, Extracting: runtime.GOMAXPROCS(0), MaxRedirects: 10, Limits: DefaultLimits(),
+		MaxInFlight: 8, Extracting: runtime.GOMAXPROCS(0), MaxRedirects: 10, Limits: DefaultLimits(),
 		UserAgent: "Mozilla/5.0 (compatible; SurfSenseCrawler/1.0; +https://plugins.surfsense.com)"}
 }
 
@@ -361,7 +361,7 @@ func (cr *crawler) fetch(ctx context.Context, u *url.URL) (*fetched, error) {
 	if resp.StatusCode >= 400 {
 		return f, nil
 	}
-	f.body, err = io.ReadAll(io.LimitReader(resp.Body, int64(cr.s.MaxPageBytes)+1))
+	f.body, err = readBody(resp, cr.s.MaxPageBytes+1)
 	if len(f.body) > cr.s.MaxPageBytes {
 		f.body, f.cut = f.body[:cr.s.MaxPageBytes], true
 		markTooLarge(resp)
@@ -374,6 +374,30 @@ func (cr *crawler) fetch(ctx context.Context, u *url.URL) (*fetched, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// readBody reads at most limit bytes of a response into one buffer sized
+// from Content-Length, so that a large page is not copied as it grows.
+func readBody(resp *http.Response, limit int) ([]byte, error) {
+	size := 64 << 10
+	if cl := resp.ContentLength; cl >= 0 {
+		size = int(min(cl+1, int64(limit)))
+	}
+	buf := make([]byte, 0, max(size, 512))
+	for len(buf) < limit {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)] // grow
+		}
+		n, err := resp.Body.Read(buf[len(buf):min(cap(buf), limit)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+	return buf, nil
 }
 
 // follow says whether the crawl follows link: an exclude pattern never; with

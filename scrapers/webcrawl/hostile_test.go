@@ -33,15 +33,31 @@ var hostilePages = map[string]struct {
 	contentType string
 	body        func() []byte
 }{
-	"/links":  {"text/html", func() []byte { return linksPage(100_000) }},
-	"/divs":   {"text/html", func() []byte { return repeatPage("<html><body><p>Before the divs.</p>", "<div></div>", "</body></html>", 1_000_000) }},
-	"/deep":   {"text/html", func() []byte { return repeatPage("<html><body><p>Above the nesting, some text to read.</p>", "<div>", "deep text", 10_000) }},
-	"/text":   {"text/html", func() []byte { return repeatPage("<html><body><p>", "all work and no play ", "</p></body></html>", 50<<20/21) }},
-	"/table":  {"text/html", func() []byte { return repeatPage("<html><body><table><tr><th>Key</th><th>Value</th></tr>", "<tr><td>key</td><td>value</td></tr>", "</table></body></html>", 200_000) }},
-	"/pre":    {"text/html", func() []byte { return repeatPage(`<html><body><pre><code class="language-text">`, "a line of preformatted text\n", "</code></pre></body></html>", 100_000) }},
-	"/latin1": {"text/html; charset=utf-8", func() []byte { return []byte("<html><body><p>Un caf\xe9 cr\xe8me, na\xefvement servi \xe0 la terrasse du boulevard.</p></body></html>") }},
-	"/liar":   {"text/html; charset=iso-8859-1", func() []byte { return []byte("<html><body><p>Un café crème, naïvement servi à la terrasse — du boulevard.</p></body></html>") }},
-	"/broken": {"text/html", func() []byte { return []byte("<html><body><p>Caf\xc3\xa9 with broken \xc3\x28 bytes \xff\xfe and \xed\xa0\x80 surrogates in a paragraph.</p></body></html>") }},
+	"/links": {"text/html", func() []byte { return linksPage(100_000) }},
+	"/divs": {"text/html", func() []byte {
+		return repeatPage("<html><body><p>Before the divs.</p>", "<div></div>", "</body></html>", 1_000_000)
+	}},
+	"/deep": {"text/html", func() []byte {
+		return repeatPage("<html><body><p>Above the nesting, some text to read.</p>", "<div>", "deep text", 10_000)
+	}},
+	"/text": {"text/html", func() []byte {
+		return repeatPage("<html><body><p>", "all work and no play ", "</p></body></html>", 50<<20/21)
+	}},
+	"/table": {"text/html", func() []byte {
+		return repeatPage("<html><body><table><tr><th>Key</th><th>Value</th></tr>", "<tr><td>key</td><td>value</td></tr>", "</table></body></html>", 200_000)
+	}},
+	"/pre": {"text/html", func() []byte {
+		return repeatPage(`<html><body><pre><code class="language-text">`, "a line of preformatted text\n", "</code></pre></body></html>", 100_000)
+	}},
+	"/latin1": {"text/html; charset=utf-8", func() []byte {
+		return []byte("<html><body><p>Un caf\xe9 cr\xe8me, na\xefvement servi \xe0 la terrasse du boulevard.</p></body></html>")
+	}},
+	"/liar": {"text/html; charset=iso-8859-1", func() []byte {
+		return []byte("<html><body><p>Un café crème, naïvement servi à la terrasse — du boulevard.</p></body></html>")
+	}},
+	"/broken": {"text/html", func() []byte {
+		return []byte("<html><body><p>Caf\xc3\xa9 with broken \xc3\x28 bytes \xff\xfe and \xed\xa0\x80 surrogates in a paragraph.</p></body></html>")
+	}},
 }
 
 func hostileSite(t *testing.T) *httptest.Server {

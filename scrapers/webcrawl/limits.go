@@ -5,7 +5,7 @@ import "fmt"
 // Limits bound what one page may cost before and during extraction. A page
 // past a limit is cut there, and the item says so in its truncated reasons.
 type Limits struct {
-	MaxElements  int // elements kept (default 60,000); the rest of the page is dropped
+	MaxElements  int // elements kept (default 40,000); the rest of the page is dropped
 	MaxDepth     int // nesting depth kept (default 256); deeper elements are dropped with their content
 	MaxTextBytes int // bytes of text kept in all (default 2 MiB)
 	MaxLinks     int // links returned per page (default 1,000); links_total still counts them all
@@ -13,7 +13,7 @@ type Limits struct {
 
 // DefaultLimits are the per-page limits New uses.
 func DefaultLimits() Limits {
-	return Limits{MaxElements: 60_000, MaxDepth: 256, MaxTextBytes: 2 << 20, MaxLinks: 1000}
+	return Limits{MaxElements: 40_000, MaxDepth: 256, MaxTextBytes: 2 << 20, MaxLinks: 1000}
 }
 
 func (l Limits) withDefaults() Limits {

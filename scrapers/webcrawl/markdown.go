@@ -109,6 +109,7 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 		content.AppendChild(n)
 	}
 	pruned := keepText(content, opt.MaxLength+1)
+	resolveLinks(content, sc.base)
 	md, err := mdConverter.ConvertNode(content)
 	if err != nil {
 		return Page{}, err
@@ -120,6 +121,36 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 	}
 	p.Language = pageLanguage(m, opt.ContentLanguage, nodeText(content, detectSample))
 	return p, nil
+}
+
+// resolveLinks makes the links and images left in n absolute against base,
+// dropping addresses that are not http(s) (or mailto, for links).
+func resolveLinks(n *html.Node, base *url.URL) {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		switch c.DataAtom {
+		case atom.A:
+			setURLAttr(c, "href", base, true)
+		case atom.Img:
+			setURLAttr(c, "src", base, false)
+		}
+		resolveLinks(c, base)
+	}
+}
+
+func setURLAttr(n *html.Node, key string, base *url.URL, link bool) {
+	for i, a := range n.Attr {
+		if a.Key == key {
+			if abs := absolute(base, a.Val, link); abs != "" {
+				n.Attr[i].Val = abs
+			} else {
+				n.Attr = append(n.Attr[:i], n.Attr[i+1:]...)
+			}
+			return
+		}
+	}
 }
 
 // keepText unlinks everything in n after its first budget characters of

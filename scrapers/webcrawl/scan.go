@@ -8,15 +8,17 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // scanned is a page after the one bounded pass over its tokens that comes
 // before any tree is built: the document reduced to what extraction reads
 // (no scripts, styles, hidden or form parts, comments, or attributes it does
-// not use; links and images made absolute; well nested), cut at the limits,
+// not use; well nested), cut at the limits,
 // with the head's metadata and the page's links gathered on the way.
 type scanned struct {
 	doc        []byte
+	base       *url.URL // the page's <base href>, else its URL
 	meta       pageMeta
 	links      []string
 	linksTotal int
@@ -135,7 +137,7 @@ func scan(body []byte, pageURL *url.URL, lim Limits) *scanned {
 }
 
 func (s *scanner) result() *scanned {
-	r := &scanned{doc: s.out.Bytes(), meta: s.meta, links: s.links, linksTotal: len(s.totalSeen)}
+	r := &scanned{doc: s.out.Bytes(), base: s.base, meta: s.meta, links: s.links, linksTotal: len(s.totalSeen)}
 	if s.stopped {
 		r.cut = append(r.cut, cutElements(s.lim.MaxElements))
 	}
@@ -314,9 +316,7 @@ func (s *scanner) emitStart(name string) {
 	attr("itemprop", a.itemprop)
 	switch name {
 	case "a":
-		if href := s.absolute(a.href, true); href != "" {
-			attr("href", href)
-		}
+		attr("href", strings.TrimSpace(a.href)) // made absolute after pruning (resolveLinks), for the links kept only
 		attr("rel", a.rel)
 	case "img":
 		src := a.src
@@ -325,7 +325,7 @@ func (s *scanner) emitStart(name string) {
 				src = a.dataSrc
 			}
 		}
-		attr("src", s.absolute(src, false))
+		attr("src", strings.TrimSpace(src))
 		attr("alt", a.alt)
 		attr("title", a.title)
 	case "td", "th":
@@ -338,14 +338,14 @@ func (s *scanner) emitStart(name string) {
 	w.WriteByte('>')
 }
 
-// absolute resolves a link or image address against the page's base; only
-// http(s) (and, for links, mailto) addresses are kept.
-func (s *scanner) absolute(ref string, link bool) string {
+// absolute resolves a link or image address against base; only http(s)
+// (and, for links, mailto) addresses are kept.
+func absolute(base *url.URL, ref string, link bool) string {
 	ref = strings.TrimSpace(ref)
 	if ref == "" {
 		return ""
 	}
-	u, err := s.base.Parse(ref)
+	u, err := base.Parse(ref)
 	if err != nil {
 		return ""
 	}
@@ -550,6 +550,9 @@ func (s *scanner) text(t []byte) {
 // tagName is the tokenizer's lower-cased tag name, or span when it is not a
 // plain element name (so that the reduced document reparses as written).
 func tagName(b []byte) string {
+	if a := atom.Lookup(b); a != 0 {
+		return a.String() // no allocation for the known names
+	}
 	if len(b) == 0 || len(b) > 64 {
 		return "span"
 	}
