@@ -7,7 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"runtime"
-	"runtime/metrics"
+	rtmetrics "runtime/metrics"
 	"strconv"
 	"strings"
 	"sync"
@@ -90,7 +90,7 @@ func BenchmarkCrawlMemory(b *testing.B) {
 // live heap, both in MB.
 func measurePeak(f func()) (rssMB, heapMB float64) {
 	canReset := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	sample := []rtmetrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	var peak uint64
 	stop := make(chan struct{})
 	done := make(chan struct{})
@@ -99,7 +99,7 @@ func measurePeak(f func()) (rssMB, heapMB float64) {
 		t := time.NewTicker(time.Millisecond)
 		defer t.Stop()
 		for {
-			metrics.Read(sample)
+			rtmetrics.Read(sample)
 			peak = max(peak, sample[0].Value.Uint64())
 			select {
 			case <-stop:
