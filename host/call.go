@@ -126,6 +126,7 @@ func (h *Host) observeCall(ctx context.Context, plugin, tool string, c caller, o
 	if stats != nil {
 		requests, bytes = stats.Requests.Load(), stats.Bytes.Load()
 	}
+	h.countCall(plugin, tool, c, outcome, items, requests, bytes)
 	h.log.Info("tool call", "request_id", RequestIDFrom(ctx), "plugin", plugin, "tool", tool, "outcome", outcome,
 		"items", items, "duration_ms", time.Since(start).Milliseconds(), "thread", c.Thread,
 		"upstream_requests", requests, "upstream_bytes", bytes)

@@ -16,6 +16,7 @@ import (
 	"github.com/surfsense/pluginhost/host/calls"
 	"github.com/surfsense/pluginhost/host/ratelimit"
 	"github.com/surfsense/pluginhost/host/results"
+	"github.com/surfsense/pluginhost/host/usage"
 	"github.com/surfsense/pluginhost/license"
 	"github.com/surfsense/pluginhost/oauthpage"
 	"github.com/surfsense/pluginhost/scrapers"
@@ -30,6 +31,9 @@ type Stores struct {
 	Limits   ratelimit.Limiter
 	// OAuthStates remembers used OAuth states (the callback works once).
 	OAuthStates oauthpage.SeenStates
+	// Usage counts what each license used (usagecount.go); usage.Discard
+	// counts nothing.
+	Usage usage.Store
 	// Health reports the shared store's state for /readyz ("ok" or
 	// "degraded: …"); nil when there is none.
 	Health func() (ok bool, detail string)
@@ -55,6 +59,9 @@ type Options struct {
 	// Parts are routes and readiness parts beside the plugins. Nil builds the
 	// default ones from Config: the OAuth pages and the plugin lists.
 	Parts []Part
+	// Now is the clock usage is counted and read by (its UTC day and
+	// month); nil is time.Now. Tests move it past midnight.
+	Now func() time.Time
 }
 
 // Host is one replica of the plugin host.
@@ -67,6 +74,8 @@ type Host struct {
 	parts   []Part
 	metrics *metrics
 	handler http.Handler
+	now     func() time.Time
+	usage   *usageSeries
 
 	draining atomic.Bool
 	// inFlight tracks tool calls on this replica for the drain.
@@ -110,6 +119,14 @@ func New(cfg Config, opts Options) (*Host, error) {
 	if h.stores.Limits == nil {
 		h.stores.Limits = &ratelimit.Memory{}
 	}
+	if h.stores.Usage == nil {
+		h.stores.Usage = &usage.Memory{}
+	}
+	h.now = opts.Now
+	if h.now == nil {
+		h.now = time.Now
+	}
+	h.usage = newUsageSeries(h.metrics.reg)
 	backend := opts.Backend
 	if backend == nil {
 		b, err := newBackend(cfg, log)

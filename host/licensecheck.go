@@ -26,6 +26,7 @@ func (h *Host) requireLicense(next http.Handler) http.Handler {
 			h.refuse(w, http.StatusServiceUnavailable, reason, "the license service cannot be reached; try again shortly", 30)
 			return
 		default:
+			h.countLicenseRefusal(r, c, res)
 			h.refuse(w, http.StatusForbidden, reason, licenseMessage(reason), 0)
 			return
 		}

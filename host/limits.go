@@ -23,6 +23,7 @@ func (h *Host) limitCalls(plugin string) func(http.Handler) http.Handler {
 			if err != nil {
 				h.log.Warn("concurrency limiter failed; letting the call through", "err", err)
 			} else if !ok {
+				h.countRefusal(c, plugin, msg, refusedConcurrency)
 				h.refuse(w, http.StatusTooManyRequests, "rate_limited", "too many calls in flight with this license; wait for one to end", 1)
 				return
 			} else {
@@ -32,6 +33,7 @@ func (h *Host) limitCalls(plugin string) func(http.Handler) http.Handler {
 			if err != nil {
 				h.log.Warn("rate limiter failed; letting the call through", "err", err)
 			} else if !ok {
+				h.countRefusal(c, plugin, msg, refusedRateLimited)
 				secs := max(1, int((retry+time.Second-1)/time.Second))
 				h.refuse(w, http.StatusTooManyRequests, "rate_limited", "too many calls to "+plugin+" with this license; wait and try again", secs)
 				return

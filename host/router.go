@@ -7,8 +7,9 @@ import (
 )
 
 // routes is the public router (CONTRACTS.md, "Routes"). Each route's handler
-// lives in a file of its own: licenseroute.go, cancel.go, index.go; the MCP
-// servers' middleware in licensecheck.go, limits.go and drain.go.
+// lives in a file of its own: licenseroute.go, cancel.go, usageroute.go,
+// index.go; the MCP servers' middleware in licensecheck.go, limits.go and
+// drain.go.
 func (h *Host) routes() http.Handler {
 	r := chi.NewRouter()
 	r.Use(requestID, h.accessLog)
@@ -28,6 +29,7 @@ func (h *Host) routes() http.Handler {
 	})
 	r.With(h.requireLicense).Get("/license", h.serveLicense)
 	r.With(h.requireLicense).Post("/cancel", h.serveCancel)
+	r.With(h.requireLicense).Get("/usage", h.serveUsage)
 	for _, m := range h.plugins {
 		path := "/" + m.plugin.ID + "/mcp"
 		r.With(h.refuseWhileDraining, h.requireLicense, h.readMessage, h.limitCalls(m.plugin.ID)).Post(path, m.handler.ServeHTTP)

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -36,6 +37,8 @@ type Options struct {
 	Parts  []host.Part
 	// Logger; nil logs to stderr only with -v.
 	Logger *slog.Logger
+	// Now is the host's clock for usage; nil is time.Now.
+	Now func() time.Time
 }
 
 // Host is a running test host.
@@ -68,7 +71,7 @@ func Start(t testing.TB, opts Options) *Host {
 		}
 		logger = slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	}
-	h, err := host.New(cfg, host.Options{Logger: logger, Plugins: opts.Plugins, Backend: backend, Stores: opts.Stores, Parts: opts.Parts})
+	h, err := host.New(cfg, host.Options{Logger: logger, Plugins: opts.Plugins, Backend: backend, Stores: opts.Stores, Parts: opts.Parts, Now: opts.Now})
 	if err != nil {
 		t.Fatalf("hosttest: %v", err)
 	}

@@ -5,7 +5,8 @@
 // One [Store] per replica holds one client and offers the stores the host
 // uses: [Store.Licenses] (license.Store), [Store.Calls] (calls.Registry),
 // [Store.Results] (results.Store), [Store.Limiter] (ratelimit.Limiter) and
-// [Store.SeenStates] (oauthpage.SeenStates); [Store.Check] is the form of
+// [Store.SeenStates] (oauthpage.SeenStates), [Store.Usage] (usage.Store);
+// [Store.Check] is the form of
 // [Store.Health] that host.Stores.Health takes.
 //
 // # Keys
@@ -20,6 +21,12 @@
 //	conc:<hash>                calls in flight for MAX_CONCURRENT_CALLS: sorted set scored by expiry
 //	res:<result id>            a stored result and its owner's hash (JSON), 24 h
 //	oauth-state:<sha256>       an OAuth callback state already used, 10 min
+//	usage:d:<hash>:<day>       a day's usage: hash of "<plugin>|<tool>|<counter>" (HINCRBY), 45 days
+//	usage:m:<hash>:<month>     a month's usage, the same fields, 400 days
+//	usage:top:d:<day>, usage:top:m:<month>
+//	                           calls made per license hash (sorted set), 45 / 400 days
+//	usage:plan:<hash>          the plan last seen with the license, 400 days
+//	usage:batch:<id>           a usage batch already counted (SET NX), 1 hour
 //	cancel, ended              pub/sub channels of the thread registry
 //
 // Times inside Redis come from Redis (TIME in Lua scripts), so the replicas'
@@ -60,6 +67,29 @@
 //     until it restarts.
 //   - OAuth states: this replica's memory, so a callback link works once
 //     per replica during the fault (the app accepts a state only once).
+//   - Usage: buffered, then written when Redis answers. Every replica sums
+//     its events in memory (usage.Buffer) and writes them every
+//     [Options].UsageFlushInterval (1 s), a batch of entries per script that
+//     counts a batch id once, and at once when Redis answers again after a
+//     fault. Reads (GET /usage) need Redis: they answer 503
+//     usage_unavailable during the fault. What can be lost:
+//     1. An event that needs a new entry (license, day, plugin, tool) while
+//     the buffer already holds [Options].UsageMaxEntries (200,000) entries
+//     not yet written: it is dropped and counted in
+//     usage_dropped_events_total. Events adding to an entry held are never
+//     dropped, so the bound caps memory, not calls.
+//     2. What a replica holds when it stops while Redis is still down (Close
+//     tries one last write, bounded; the loss is logged with its size), or
+//     when it dies.
+//     3. What Redis itself loses: a Redis without persistence (AOF or RDB)
+//     that restarts comes back empty, and the counts it held (not those the
+//     replicas still buffer) are gone. Turn persistence on where usage
+//     matters.
+//     A batch whose answer was lost (Redis applied it, then the connection
+//     failed) is written again with its id and counted once, provided the
+//     retry comes within an hour (the id's lifetime) and Redis kept the id.
+//     Counts reach Redis up to UsageFlushInterval after the call: another
+//     replica's GET /usage may lag by that much.
 //
 // A cancel or an ended call announced while a replica's subscription was cut
 // off is not replayed: the canceller then reports those calls as still

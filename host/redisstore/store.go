@@ -19,6 +19,7 @@ import (
 	"github.com/surfsense/pluginhost/host/calls"
 	"github.com/surfsense/pluginhost/host/ratelimit"
 	"github.com/surfsense/pluginhost/host/results"
+	"github.com/surfsense/pluginhost/host/usage"
 	"github.com/surfsense/pluginhost/license"
 	"github.com/surfsense/pluginhost/oauthpage"
 )
@@ -62,8 +63,15 @@ type Options struct {
 	// license key, never the Redis password); nil is slog.Default().
 	Logger *slog.Logger
 	// Registerer, when set, receives the gauge redis_up and the counter
-	// redis_fallbacks_total{concern}. Close unregisters them.
+	// redis_fallbacks_total{concern} (and usage's series, usage.go). Close
+	// unregisters them.
 	Registerer prometheus.Registerer
+	// UsageFlushInterval is how often usage counts are written to Redis;
+	// zero is DefaultUsageFlushInterval (1 s).
+	UsageFlushInterval time.Duration
+	// UsageMaxEntries bounds the usage counts held while Redis cannot take
+	// them; zero is usage.DefaultMaxEntries.
+	UsageMaxEntries int
 }
 
 // Store is one replica's connection to the Redis the replicas share. It
@@ -113,6 +121,10 @@ type Store struct {
 	rlWindow time.Duration // one minute; tests shorten it
 
 	metrics *metrics
+
+	usage        *usage.Buffer
+	usageNow     chan struct{} // asks the usage loop to flush at once
+	usageMetrics *usageMetrics
 }
 
 // reg is one registration of this replica in a sorted set whose scores are
@@ -160,6 +172,9 @@ func New(ctx context.Context, url string, opts Options) (*Store, error) {
 	if o.ProbeInterval <= 0 {
 		o.ProbeInterval = DefaultProbeInterval
 	}
+	if o.UsageFlushInterval <= 0 {
+		o.UsageFlushInterval = DefaultUsageFlushInterval
+	}
 	if o.ReplicaID == "" {
 		h, _ := os.Hostname()
 		if h == "" {
@@ -196,7 +211,9 @@ func New(ctx context.Context, url string, opts Options) (*Store, error) {
 		subscribed: make(chan struct{}),
 		rlWindow:   time.Minute,
 		since:      time.Now(),
+		usageNow:   make(chan struct{}, 1),
 	}
+	s.usage = usage.NewBuffer(usageSink{s}, o.UsageMaxEntries, 0)
 	if o.Registerer != nil {
 		m, err := newMetrics(o.Registerer, s)
 		if err != nil {
@@ -204,6 +221,13 @@ func New(ctx context.Context, url string, opts Options) (*Store, error) {
 			return nil, err
 		}
 		s.metrics = m
+		um, err := newUsageMetrics(o.Registerer, s.usage)
+		if err != nil {
+			m.unregister()
+			_ = s.rdb.Close()
+			return nil, err
+		}
+		s.usageMetrics = um
 	}
 	s.ctx, s.stop = context.WithCancel(context.Background())
 
@@ -218,7 +242,8 @@ func New(ctx context.Context, url string, opts Options) (*Store, error) {
 		s.up.Store(true)
 	}
 
-	s.wg.Add(3)
+	s.wg.Add(4)
+	go s.usageLoop()
 	go s.probeLoop()
 	go s.heartbeatLoop()
 	go s.subscribeLoop()
@@ -264,8 +289,10 @@ func (s *Store) Close() error {
 	}
 	s.psMu.Unlock()
 	s.wg.Wait()
+	s.flushUsageAtClose()
 	if s.metrics != nil {
 		s.metrics.unregister()
+		s.usageMetrics.unregister()
 	}
 	return s.rdb.Close()
 }
@@ -368,6 +395,10 @@ func (s *Store) setUp() {
 		s.log.Info("redis answers: state is shared with the other replicas again")
 		select { // re-register this replica's calls and slots at once
 		case s.beatNow <- struct{}{}:
+		default:
+		}
+		select { // and write the usage counted meanwhile
+		case s.usageNow <- struct{}{}:
 		default:
 		}
 	}
