@@ -27,7 +27,7 @@ func buildHost(ctx context.Context, cfg host.Config, logger *slog.Logger) (*host
 		cleanup = func() { _ = rs.Close() }
 		opts.Stores = host.Stores{
 			Licenses: rs.Licenses(), Calls: rs.Calls(), Results: rs.Results(), Limits: rs.Limiter(),
-			OAuthStates: rs.SeenStates(), Health: rs.Check,
+			OAuthStates: rs.SeenStates(), Usage: rs.Usage(), Health: rs.Check,
 		}
 	}
 	h, err := host.New(cfg, opts)
