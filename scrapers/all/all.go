@@ -8,6 +8,7 @@ import (
 	"github.com/surfsense/pluginhost/scrapers/googlemaps"
 	"github.com/surfsense/pluginhost/scrapers/googlesearch"
 	"github.com/surfsense/pluginhost/scrapers/indeed"
+	"github.com/surfsense/pluginhost/scrapers/instagram"
 	"github.com/surfsense/pluginhost/scrapers/reddit"
 	"github.com/surfsense/pluginhost/scrapers/tiktok"
 	"github.com/surfsense/pluginhost/scrapers/walmart"
@@ -22,6 +23,7 @@ var Plugins = []scrapers.Constructor{
 	googlemaps.New,
 	googlesearch.New,
 	indeed.New,
+	instagram.New,
 	reddit.New,
 	tiktok.New,
 	walmart.New,

@@ -18,7 +18,7 @@ import (
 )
 
 // unlisted are the written but unlisted plugins of this build.
-var unlisted = []string{"reddit"}
+var unlisted = []string{"reddit", "instagram"}
 
 // TestUnlistedPluginsStartCleanly builds the host as cmd/pluginhost does
 // (the configuration read from the environment, every plugin of the
@@ -102,7 +102,7 @@ func TestUnlistedPluginsStartCleanly(t *testing.T) {
 			t.Errorf("the served first-party list names %s", id)
 		}
 	}
-	if _, err := build(map[string]string{"UNLISTED_PLUGINS": "reddit,nosuch"}); err == nil || !strings.Contains(err.Error(), "nosuch") {
+	if _, err := build(map[string]string{"UNLISTED_PLUGINS": "reddit,instagram,nosuch"}); err == nil || !strings.Contains(err.Error(), "nosuch") {
 		t.Errorf("an unknown id in UNLISTED_PLUGINS: %v", err)
 	}
 }

@@ -1,0 +1,59 @@
+// Package instagram is SurfSense's Instagram plugin: scrape lists the recent
+// posts of public profiles and reads posts and reels by URL; details reads
+// profiles (counts, bio, links, recent posts) and posts with the comments
+// their pages show. Profiles come from the web profile endpoint Instagram's
+// web client asks (/api/v1/users/web_profile_info/, with its X-IG-App-ID
+// header), posts and reels from the JSON their pages embed.
+//
+// The plugin is unlisted: the host mounts it only when UNLISTED_PLUGINS names
+// instagram, and it is not in the first-party list, since Instagram often
+// asks anonymous readers to log in; that is a tool error saying so.
+//
+// INSTAGRAM_BASE_URL points every request (instagram.com, www. and m.) at
+// another origin, keeping path and query.
+package instagram
+
+import (
+	"fmt"
+
+	"github.com/surfsense/pluginhost/scrapers"
+)
+
+// ID is the plugin's id.
+const ID = "instagram"
+
+// site is Instagram as the fetching layer sees it.
+var site = scrapers.Site{
+	ID:            ID,
+	Name:          "Instagram",
+	Origin:        origin,
+	Domains:       []string{"instagram.com"},
+	DetectBlock:   detectBlock,
+	MaxConcurrent: 2,
+}
+
+const scrapeDescription = `Read public Instagram posts: the recent posts of profiles (give usernames or profile URLs) and posts or reels by URL. Each post has its caption, hashtags, mentions, owner, taken_at, like_count, comment_count, view_count, image and video URLs (every image of a carousel) and location.
+urls and usernames hold at most 20 each (at least one in all); max_items caps the posts per profile (Instagram shows anonymous readers about 12). Every item names its page in "url" and its kind in "type" (post, reel).`
+
+const detailsDescription = `Read public Instagram profiles in detail: full name, biography, links, followers, following, post_count, verified, private, business category, profile picture and the recent posts; and posts or reels by URL with the comments their pages show.
+urls and usernames hold at most 20 each (at least one in all). Every item names its page in "url" and its kind in "type" (profile, post, reel).`
+
+// New builds the Instagram plugin.
+func New(env scrapers.Env) (scrapers.Plugin, error) {
+	f, err := scrapers.NewFetcher(env, site)
+	if err != nil {
+		return scrapers.Plugin{}, fmt.Errorf("instagram: %w", err)
+	}
+	s := &scraper{f: f}
+	return scrapers.Plugin{
+		ID:       ID,
+		Name:     "Instagram",
+		Unlisted: true,
+		Tools: []scrapers.Tool{
+			scrapers.NewTool("scrape", "Scrape Instagram", scrapeDescription, scrapeSchema, s.scrape).
+				WithItems(scrapers.ItemSchema[Post]()),
+			scrapers.NewTool("details", "Instagram details", detailsDescription, detailsSchema, s.details).
+				WithItems(scrapers.AnyItem(scrapers.ItemSchema[Profile](), scrapers.ItemSchema[Post]())),
+		},
+	}, nil
+}
