@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/surfsense/pluginhost/scrapers"
 )
 
 // chromium finds Debian's chromium (or CHROMIUM_BIN), or skips.
@@ -466,5 +468,110 @@ func TestRenderCancelClosesTheTab(t *testing.T) {
 	}
 	if after := pageTargets(t, b); after != before {
 		t.Fatalf("%d page targets after the cancel, %d before", after, before)
+	}
+}
+
+// TestRenderIsolatesPages: what one render leaves (cookies, storage, a
+// service worker, the cache) is gone for the next, and file:, data: and
+// credentialed URLs are refused before the browser sees them.
+func TestRenderIsolatesPages(t *testing.T) {
+	s := newSite(t)
+	var cookieSeen atomic.Value
+	cookieSeen.Store("")
+	var swFetched, cached atomic.Int64
+	s.mux.HandleFunc("/set", func(w http.ResponseWriter, r *http.Request) {
+		http.SetCookie(w, &http.Cookie{Name: "session", Value: "licensee-a", Path: "/", MaxAge: 3600})
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<!doctype html><body><img src="/cached.png"><script>
+localStorage.setItem("k", "from-a"); sessionStorage.setItem("k", "from-a");
+document.cookie = "js=from-a; path=/; max-age=3600";
+indexedDB.open("db-a");
+try { navigator.serviceWorker && navigator.serviceWorker.register("/sw.js"); } catch (e) {}
+document.body.insertAdjacentHTML("beforeend", "<p id=sw>" + (typeof navigator.serviceWorker) + "</p>");
+</script>`)
+	})
+	s.mux.HandleFunc("/sw.js", func(w http.ResponseWriter, r *http.Request) {
+		swFetched.Add(1)
+		w.Header().Set("Content-Type", "text/javascript")
+		fmt.Fprint(w, `self.addEventListener("fetch", e => e.respondWith(new Response("from the worker")));`)
+	})
+	s.mux.HandleFunc("/cached.png", func(w http.ResponseWriter, r *http.Request) {
+		cached.Add(1)
+		w.Header().Set("Cache-Control", "public, max-age=86400")
+		w.Header().Set("Content-Type", "image/png")
+	})
+	s.mux.HandleFunc("/get", func(w http.ResponseWriter, r *http.Request) {
+		cookieSeen.Store(r.Header.Get("Cookie"))
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<!doctype html><body><img src="/cached.png"><p id="out"></p><script>
+document.getElementById("out").textContent = JSON.stringify({cookie: document.cookie, local: localStorage.getItem("k"), session: sessionStorage.getItem("k")});
+</script>`)
+	})
+	r := newRenderer(t, Config{}, s.addr())
+	p, err := r.Render(context.Background(), s.URL+"/set")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(p.HTML, `<p id="sw">undefined</p>`) {
+		t.Errorf("a page could reach navigator.serviceWorker: %s", p.HTML)
+	}
+	p, err = r.Render(context.Background(), s.URL+"/get")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := cookieSeen.Load().(string); c != "" {
+		t.Errorf("the second render sent the first one's cookies: %q", c)
+	}
+	if !strings.Contains(p.HTML, `{"cookie":"","local":null,"session":null}`) {
+		t.Errorf("the second render sees the first one's state: %s", p.HTML)
+	}
+	if n := swFetched.Load(); n != 0 {
+		t.Errorf("the service worker script was fetched %d times", n)
+	}
+	if n := cached.Load(); n != 2 {
+		t.Errorf("the cacheable image was fetched %d times over two renders, want 2 (no cache outlives a page)", n)
+	}
+	for _, bad := range []string{"file:///etc/passwd", "data:text/html,<p>x</p>", "javascript:alert(1)", "chrome://version", "http://user:pw@" + s.Listener.Addr().String() + "/get"} {
+		if _, err := r.Render(context.Background(), bad); !errors.Is(err, ErrRefused) {
+			t.Errorf("%s: got %v, want a refusal", bad, err)
+		}
+	}
+	// A page that sends itself to a file: URL stays a web page (the
+	// browser refuses the navigation) or is refused.
+	s.page("/tofile", `<!doctype html><body><p>web page</p><script>location.href = "file:///etc/passwd";</script>`)
+	p, err = r.Render(context.Background(), s.URL+"/tofile")
+	if err == nil && (strings.Contains(p.HTML, "root:") || !strings.HasPrefix(p.URL, "http")) {
+		t.Fatalf("the page reached a file: %s %s", p.URL, p.HTML)
+	}
+}
+
+// TestRenderReportsUpstream: every request the browser makes is reported
+// through Config.Upstream, as the fetchers report theirs.
+func TestRenderReportsUpstream(t *testing.T) {
+	s := newSite(t)
+	s.page("/", `<!doctype html><body><script>fetch("/a"); fetch("/b")</script>`)
+	s.mux.HandleFunc("/a", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "aaaa") })
+	s.mux.HandleFunc("/b", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "no", http.StatusNotFound) })
+	var mu sync.Mutex
+	got := map[string]scrapers.Upstream{}
+	r := newRenderer(t, Config{Site: "web-crawl", Upstream: func(_ context.Context, u scrapers.Upstream) {
+		mu.Lock()
+		got[u.Path] = u
+		mu.Unlock()
+	}}, s.addr())
+	if _, err := r.Render(context.Background(), s.URL+"/"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	mu.Lock()
+	defer mu.Unlock()
+	if u := got["/"]; u.Site != "web-crawl" || u.Status != 200 || u.Outcome != scrapers.OutcomeOK || u.Bytes == 0 {
+		t.Errorf("the page: %+v", u)
+	}
+	if u := got["/a"]; u.Status != 200 || u.Bytes != 4 {
+		t.Errorf("/a: %+v", u)
+	}
+	if u := got["/b"]; u.Status != 404 || u.Outcome != scrapers.OutcomeClientError {
+		t.Errorf("/b: %+v", u)
 	}
 }

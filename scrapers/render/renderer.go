@@ -24,6 +24,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -206,6 +207,10 @@ func (r *Renderer) Close() {
 // Render renders one page. It waits for a free tab, under ctx. The page's
 // time is Config.PageTimeout, cut to leave a moment before ctx's deadline.
 func (r *Renderer) Render(ctx context.Context, pageURL string) (*Page, error) {
+	if err := checkPageURL(pageURL); err != nil {
+		r.count(OutcomeRefused)
+		return nil, err
+	}
 	select {
 	case r.sem <- struct{}{}:
 	case <-ctx.Done():
@@ -257,4 +262,24 @@ func outcomeOf(p *Page, err error, ctx context.Context) string {
 		return OutcomeTimeout
 	}
 	return OutcomeFailed
+}
+
+// checkPageURL refuses what is not a web page's address before the browser
+// sees it: file:, data:, javascript:, chrome: and the rest, and credentials.
+// The address itself is judged by the proxy when it is dialled.
+func checkPageURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("%q is not a URL: %w", raw, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return fmt.Errorf("%q: %w: the renderer opens only http and https pages", raw, ErrRefused)
+	}
+	if u.User != nil {
+		return fmt.Errorf("%q: %w: URLs with credentials are not rendered", u.Redacted(), ErrRefused)
+	}
+	if u.Host == "" {
+		return fmt.Errorf("%q has no host", raw)
+	}
+	return nil
 }

@@ -211,7 +211,9 @@ func TestCrawlRenderRefusesPrivateRedirects(t *testing.T) {
 	}))
 	t.Cleanup(other.Close)
 	mux := http.NewServeMux()
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, other.URL+"/admin", http.StatusFound) })
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+"/admin", http.StatusFound)
+	})
 	redirector := httptest.NewServer(mux)
 	t.Cleanup(redirector.Close)
 	s := renderSettings(t, srv)
