@@ -21,6 +21,7 @@ const GetResultTool = "get_result"
 type getResultArgs struct {
 	ResultID string `json:"result_id" jsonschema:"the result_id a previous call returned"`
 	Offset   *int   `json:"offset,omitempty" jsonschema:"the index of the first item to return (the previous page's next_offset); default 0"`
+	Whole    bool   `json:"whole,omitempty" jsonschema:"return the item at offset alone and uncut, however large (for an item listed in cut_items)"`
 }
 
 func (a *getResultArgs) Validate() error {
@@ -37,7 +38,8 @@ func (a *getResultArgs) Validate() error {
 // (getResultHandler): it reads a stored result, so it has no scrape to run.
 func getResultTool() scrapers.Tool {
 	t := scrapers.NewTool("get_result", "Get the rest of a large result",
-		"Returns more items of a result that was too large to return whole. Pass the result_id and next_offset it gave; results are kept for 24 hours and only the license that made the call can read them.",
+		"Returns more items of a result that was too large to return whole. Pass the result_id and next_offset it gave; results are kept for 24 hours and only the license that made the call can read them. "+
+			"An item listed in cut_items was shortened to fit; pass its index as offset with whole: true to get it uncut.",
 		func(s *jsonschema.Schema) {
 			s.Required = []string{"result_id"}
 			if p := s.Properties["offset"]; p != nil {
@@ -89,7 +91,7 @@ func (h *Host) getResult(ctx context.Context, c caller, plugin string, raw json.
 		return toolError(scrapers.Argf("offset", "must be at most %d, the number of items", len(st.Items)).Error()), "bad_arguments", 0
 	}
 	out := scrapers.Outcome{Items: st.Items, Partial: st.Partial, Reasons: st.Reasons, Meta: st.Meta}
-	page, err := h.page(ctx, c, plugin, st.Tool, out, off, args.ResultID)
+	page, err := h.page(ctx, c, plugin, st.Tool, out, off, args.ResultID, args.Whole)
 	if err != nil {
 		return toolError(err.Error()), "tool_error", 0
 	}

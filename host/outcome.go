@@ -56,7 +56,7 @@ func (h *Host) shape(ctx context.Context, p scrapers.Plugin, t scrapers.Tool, c 
 	if out.Partial && outcome == "ok" {
 		outcome = "partial"
 	}
-	page, err := h.page(ctx, c, p.ID, t.Name, out, 0, "")
+	page, err := h.page(ctx, c, p.ID, t.Name, out, 0, "", false)
 	if err != nil {
 		return toolError(err.Error()), "tool_error"
 	}
