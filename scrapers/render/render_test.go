@@ -295,7 +295,9 @@ func TestRenderPageThatNeverFinishesLoading(t *testing.T) {
 	if !p.Slow || len(p.Notes) == 0 || !strings.Contains(p.Notes[0], "still loading") {
 		t.Fatalf("the answer does not say the page was still loading: slow %v notes %v", p.Slow, p.Notes)
 	}
-	if took := time.Since(began); took > 4*time.Second {
+	// The image never ends: the render ends at its time limit (plus the
+	// moments a busy machine needs to close the tab), not with the image.
+	if took := time.Since(began); took > 10*time.Second {
 		t.Fatalf("took %s with a 3s page timeout", took)
 	}
 	// A main document that never answers is a timeout, not a hang.
@@ -413,7 +415,7 @@ func TestRenderBrowserCrashMidRender(t *testing.T) {
 func TestRenderHungBrowser(t *testing.T) {
 	s := newSite(t)
 	s.page("/", `<!doctype html><body><p>after the hang</p>`)
-	r := newRenderer(t, Config{PageTimeout: 2 * time.Second}, s.addr())
+	r := newRenderer(t, Config{PageTimeout: 5 * time.Second}, s.addr())
 	b, err := r.browser(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -422,11 +424,14 @@ func TestRenderHungBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = syscall.Kill(b.pid, syscall.SIGKILL) })
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
 	p, err := r.Render(ctx, s.URL+"/")
 	if err != nil {
-		t.Fatalf("the hung browser was not replaced: %v", err)
+		t.Fatalf("the hung browser was not replaced: %v (status %s)", err, r.Status())
+	}
+	if nb, err := r.browser(ctx); err != nil || nb == b {
+		t.Fatalf("the hung browser is still the renderer's: %v", err)
 	}
 	if !strings.Contains(p.HTML, "after the hang") {
 		t.Fatalf("html: %s", p.HTML)
