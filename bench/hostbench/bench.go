@@ -39,6 +39,8 @@ type Options struct {
 	// Replicas is how many cancels are measured across three replicas on
 	// Redis [100]; <0 skips it.
 	Replicas int
+	// SkipUsage skips the cost of counting usage (usage.go).
+	SkipUsage bool
 	// HostCommand, when set, runs the host for the memory measure in its own
 	// process (the pluginhost binary and its arguments, e.g. [self, "serve"]),
 	// so that its RSS is the host's alone, without the bench's clients.
@@ -100,6 +102,7 @@ type Report struct {
 	InFlightRSS          uint64 // bytes, whole process, with the calls held
 	BaselineRSS          uint64
 	Replicas             ReplicaReport
+	Usage                UsageReport
 }
 
 // Run measures and writes a report to w.
@@ -191,6 +194,13 @@ func Run(ctx context.Context, opts Options, w io.Writer) (Report, error) {
 			return rep, fmt.Errorf("the replica measure: %w", err)
 		}
 		rep.Replicas = rr
+	}
+	if !opts.SkipUsage {
+		ur, err := UsageCost(ctx, opts, w)
+		if err != nil {
+			return rep, fmt.Errorf("the usage measure: %w", err)
+		}
+		rep.Usage = ur
 	}
 	return rep, nil
 }

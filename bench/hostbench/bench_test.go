@@ -3,6 +3,7 @@ package hostbench
 import (
 	"bytes"
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -15,7 +16,7 @@ import (
 // `pluginhost bench`, not for a test).
 func TestRunSmall(t *testing.T) {
 	var out bytes.Buffer
-	opts := Options{Clients: 4, Calls: 3, Warmup: 1, Rounds: 1, InFlight: 20, Replicas: 5, Timeout: 2 * time.Minute}
+	opts := Options{Clients: 4, Calls: 3, Warmup: 1, Rounds: 1, InFlight: 20, Replicas: 5, Timeout: 2 * time.Minute, SkipUsage: true}
 	if redisproc.Binary() == "" {
 		t.Log("redis-server not installed: the replica measure is skipped")
 		opts.Replicas = -1
@@ -39,5 +40,27 @@ func TestRunSmall(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+// TestUsageCostSmall runs the usage measure at a small size: four hosts
+// (counting on and off, memory and Redis) answer every call, and the hosts
+// counting counted every one (UsageCost checks it).
+func TestUsageCostSmall(t *testing.T) {
+	if redisproc.Binary() == "" && os.Getenv("REDIS_URL") == "" {
+		t.Skip("no redis-server installed and no REDIS_URL: the usage measure needs Redis")
+	}
+	var out bytes.Buffer
+	rep, err := UsageCost(context.Background(), Options{Clients: 3, Calls: 2, Warmup: 1, Rounds: 2, Timeout: 2 * time.Minute}, &out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	for name, s := range map[string]Stats{"memory on": rep.MemoryOn, "memory off": rep.MemoryOff, "redis on": rep.RedisOn, "redis off": rep.RedisOff} {
+		if s.Calls != 12 || s.Errors != 0 || s.P50 <= 0 {
+			t.Errorf("usage %s: %+v", name, s)
+		}
+	}
+	if !strings.Contains(out.String(), "cost of counting on p50") {
+		t.Errorf("report lacks the cost:\n%s", out.String())
 	}
 }
