@@ -86,7 +86,7 @@ func TestUsageBatchRetriedAfterALostAnswerCountsOnce(t *testing.T) {
 		t.Fatal("a write to a frozen Redis succeeded")
 	}
 	s.Usage().Add(usageEvent("hash-a", "crawl", now, 1)) // during the fault
-	f.frozen.Store(false)                                 // the held script reaches Redis now
+	f.frozen.Store(false)                                // the held script reaches Redis now
 	waitFor(t, 5*time.Second, "Redis answers again", func() bool { return s.Health().Up })
 	waitFor(t, 5*time.Second, "the buffer is written", func() bool { return s.FlushUsage(ctx) == nil && s.usage.Held() == 0 })
 	m, err := s.Usage().Month(ctx, "hash-a", "2026-12")
