@@ -65,8 +65,30 @@ func (s *site) addr() netip.AddrPort {
 	return netip.MustParseAddrPort(s.Listener.Addr().String())
 }
 
-// newRenderer starts a renderer allowed to reach only allowed.
+// newRenderer makes a renderer allowed to reach only allowed, on the
+// browser the package's tests share (starting a Chromium is most of a
+// test's time): tests that crash, stop or count a browser use ownRenderer.
 func newRenderer(t testing.TB, cfg Config, allowed ...netip.AddrPort) *Renderer {
+	t.Helper()
+	r := ownRenderer(t, cfg, allowed...)
+	b := sharedBrowser(t, r.cfg.Bin)
+	r.mu.Lock()
+	r.cur = b
+	r.mu.Unlock()
+	// Cleanups run last first: this one, before ownRenderer's Close, keeps
+	// the shared browser out of that Close.
+	t.Cleanup(func() {
+		r.mu.Lock()
+		if r.cur == b {
+			r.cur = nil
+		}
+		r.mu.Unlock()
+	})
+	return r
+}
+
+// ownRenderer makes a renderer that starts a browser of its own.
+func ownRenderer(t testing.TB, cfg Config, allowed ...netip.AddrPort) *Renderer {
 	t.Helper()
 	cfg.Bin = chromium(t)
 	cfg.AllowAddrs = map[netip.AddrPort]bool{}
@@ -84,11 +106,35 @@ func newRenderer(t testing.TB, cfg Config, allowed ...netip.AddrPort) *Renderer 
 	return r
 }
 
-// shared is one renderer for the tests that do not break their browser.
-var (
-	sharedOnce sync.Once
-	sharedR    *Renderer
-)
+var shared struct {
+	once sync.Once
+	b    *browserProc
+	err  error
+}
+
+// sharedBrowser is the browser of newRenderer's renderers, started once.
+func sharedBrowser(t testing.TB, bin string) *browserProc {
+	t.Helper()
+	shared.once.Do(func() {
+		r := &Renderer{cfg: Config{Bin: bin}}
+		shared.b, shared.err = r.start(0)
+	})
+	if shared.err != nil {
+		t.Fatal(shared.err)
+	}
+	if shared.b.ctx.Err() != nil {
+		t.Fatal("the shared test browser died; a test that breaks its browser must use ownRenderer")
+	}
+	return shared.b
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.b != nil {
+		shared.b.stop()
+	}
+	os.Exit(code)
+}
 
 // canary is a set of loopback listeners on one port that count every
 // connection: a page must never reach them.
@@ -369,6 +415,7 @@ func pageTargets(t *testing.T, b *browserProc) int {
 // renders; that render is tried again on a new browser, and the next
 // renders work.
 func TestRenderBrowserCrashMidRender(t *testing.T) {
+	t.Parallel() // a browser of its own
 	s := newSite(t)
 	arrived := make(chan struct{}, 4)
 	s.page("/", `<!doctype html><html><body><main id="m">wait</main>
@@ -381,7 +428,7 @@ func TestRenderBrowserCrashMidRender(t *testing.T) {
 		time.Sleep(700 * time.Millisecond)
 		fmt.Fprint(w, "survived the crash")
 	})
-	r := newRenderer(t, Config{}, s.addr())
+	r := ownRenderer(t, Config{}, s.addr())
 	b, err := r.browser(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -413,9 +460,10 @@ func TestRenderBrowserCrashMidRender(t *testing.T) {
 // TestRenderHungBrowser: a browser that stops answering (SIGSTOP) is
 // replaced, and the render is tried on the new one.
 func TestRenderHungBrowser(t *testing.T) {
+	t.Parallel() // a browser of its own
 	s := newSite(t)
 	s.page("/", `<!doctype html><body><p>after the hang</p>`)
-	r := newRenderer(t, Config{PageTimeout: 5 * time.Second}, s.addr())
+	r := ownRenderer(t, Config{PageTimeout: 5 * time.Second}, s.addr())
 	b, err := r.browser(context.Background())
 	if err != nil {
 		t.Fatal(err)
