@@ -391,7 +391,7 @@ resource hostApp 'Microsoft.App/containerApps@2024-03-01' = {
           // Headless Chromium for web-crawl's render (RENDERER_URL). It
           // shares the replica's loopback with the host, sends every page
           // through the host's guarding proxy, and is restarted by the
-          // platform when its port stops answering; the host opens a new
+          // platform when DevTools stops answering; the host opens a new
           // connection at its next render.
           name: 'browser'
           image: browserImage
@@ -399,10 +399,13 @@ resource hostApp 'Microsoft.App/containerApps@2024-03-01' = {
           resources: { cpu: json('1.0'), memory: '2Gi' }
           probes: [
             {
+              // DevTools answers /json/version; a browser that stopped
+              // answering (not just one whose port is open) is restarted.
               type: 'Liveness'
-              tcpSocket: { port: browserPort }
+              httpGet: { path: '/json/version', port: browserPort }
               periodSeconds: 10
               failureThreshold: 3
+              timeoutSeconds: 3
             }
           ]
         }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"net/url"
 	"os"
 	"os/exec"
 	"syscall"
@@ -627,4 +629,94 @@ func TestRenderReportsUpstream(t *testing.T) {
 	if u := got["/b"]; u.Status != 404 || u.Outcome != scrapers.OutcomeClientError {
 		t.Errorf("/b: %+v", u)
 	}
+}
+
+// startRemoteChromium runs a Chromium the way the browser container does
+// (a DevTools port, GuardFlags), for the RENDERER_URL path.
+func startRemoteChromium(t *testing.T) string {
+	t.Helper()
+	args := append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
+		"--user-data-dir=" + t.TempDir()}, GuardFlags...)
+	cmd := exec.Command(chromium(t), append(args, "about:blank")...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if _, ws, ok := strings.Cut(sc.Text(), "DevTools listening on "); ok {
+				found <- ws
+			}
+		}
+	}()
+	select {
+	case ws := <-found:
+		u, err := url.Parse(ws)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return "http://" + u.Host // as RENDERER_URL is written
+	case <-time.After(30 * time.Second):
+		t.Fatal("the remote Chromium did not start")
+	}
+	return ""
+}
+
+// TestRenderRemoteBrowser: a browser beside the host (RENDERER_URL) renders
+// behind the same guard, and an unreachable one is named in the status.
+func TestRenderRemoteBrowser(t *testing.T) {
+	s := newSite(t)
+	c := newCanary(t)
+	s.page("/", fmt.Sprintf(`<!doctype html><body><p id="t"></p><script>
+fetch("http://127.0.0.2:%d/x").catch(() => {});
+fetch("http://localhost:%d/x").catch(() => {});
+document.getElementById("t").textContent = "rendered remotely";</script>`, c.port, c.port))
+	endpoint := startRemoteChromium(t)
+	r, err := New(Config{URL: endpoint, PageTimeout: 10 * time.Second, AllowAddrs: map[netip.AddrPort]bool{s.addr(): true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Close)
+	p, err := r.Render(context.Background(), s.URL+"/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(p.HTML, `<p id="t">rendered remotely</p>`) {
+		t.Fatalf("html: %s", p.HTML)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if n := c.hits.Load(); n != 0 || p.Refused == 0 {
+		t.Fatalf("the remote browser's page reached the listener %d times (refused %d)", n, p.Refused)
+	}
+	if st := r.Status(); !strings.HasPrefix(st, "ok (") || !strings.Contains(st, "RENDERER_URL="+endpoint) {
+		t.Fatalf("status: %s", st)
+	}
+
+	// Nothing listening: a clear error, and readiness says degraded.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://" + ln.Addr().String()
+	_ = ln.Close()
+	r2, err := New(Config{URL: dead})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r2.Close)
+	_, err = r2.Render(context.Background(), s.URL+"/")
+	if err == nil || !strings.Contains(err.Error(), "RENDERER_URL") {
+		t.Fatalf("an unreachable browser: %v", err)
+	}
+	if st := r2.Status(); !strings.HasPrefix(st, "degraded: ") || !strings.Contains(st, "cannot be reached") {
+		t.Fatalf("status with an unreachable browser: %s", st)
+	}
+	t.Logf("unreachable: %v; status %s", err, r2.Status())
 }
