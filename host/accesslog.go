@@ -11,6 +11,7 @@ type statusRecorder struct {
 	http.ResponseWriter
 	status int
 	bytes  int
+	logged bool // an inner handler logged the request at info (requestlog.go)
 }
 
 func (s *statusRecorder) WriteHeader(code int) {
@@ -52,7 +53,7 @@ func (h *Host) accessLog(next http.Handler) http.Handler {
 				}
 			}
 			level := slog.LevelInfo
-			if r.URL.Path == "/healthz" || r.URL.Path == "/readyz" {
+			if r.URL.Path == "/healthz" || r.URL.Path == "/readyz" || rec.logged {
 				level = slog.LevelDebug
 			}
 			h.log.Log(r.Context(), level, "request",

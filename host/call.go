@@ -122,9 +122,14 @@ func (h *Host) toolHandler(p scrapers.Plugin, t scrapers.Tool) mcp.ToolHandler {
 func (h *Host) observeCall(ctx context.Context, plugin, tool string, c caller, outcome string, items int, start time.Time, stats *callStats) {
 	h.metrics.calls.WithLabelValues(plugin, tool, outcome).Inc()
 	h.metrics.duration.WithLabelValues(plugin, tool).Observe(time.Since(start).Seconds())
-	var requests, bytes int64
+	var requests, bytes, blocked int64
 	if stats != nil {
-		requests, bytes = stats.Requests.Load(), stats.Bytes.Load()
+		requests, bytes, blocked = stats.Requests.Load(), stats.Bytes.Load(), stats.Blocked.Load()
+	}
+	// The request's one log line carries it (requestlog.go).
+	if noteCall(ctx, callNote{outcome: outcome, items: items, requests: requests, bytes: bytes, blocked: blocked,
+		thread: c.Thread, durationMs: time.Since(start).Milliseconds(), withUpstreamCounts: stats != nil}) {
+		return
 	}
 	h.countCall(plugin, tool, c, outcome, items, requests, bytes)
 	h.log.Info("tool call", "request_id", RequestIDFrom(ctx), "plugin", plugin, "tool", tool, "outcome", outcome,

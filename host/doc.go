@@ -23,6 +23,10 @@
 //   - outcome.go: what a call's end becomes (a result, partial, an error)
 //   - page.go, render.go: the result envelope, its paging and its rendering
 //   - getresult.go: the get_result tool every server has
+//   - tracing.go: the MCP requests' spans (OpenTelemetry's MCP convention)
+//     and mcp.server.operation.duration; requestlog.go: a request's one log
+//     line, the SDK's chatter at debug; upstreammetrics.go: the per-site
+//     upstream series (host/telemetry builds the providers from OTEL_*)
 //   - progress.go, inflight.go, metrics.go, respond.go, parts.go
 //
 // The contract it serves is ../shared/spec/CONTRACTS.md beside the

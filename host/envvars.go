@@ -66,6 +66,9 @@ var vars = []Var{
 	strVar("REGISTRY_ISSUER", "", "Keyless: the OIDC issuer", func(c *Config) *string { return &c.RegistryIssuer }),
 	strVar("REGISTRY_IDENTITY", "", "Keyless: an anchored identity regular expression", func(c *Config) *string { return &c.RegistryIdentity }),
 	strVar("REGISTRY_TRUSTED_ROOT", "the public-good Sigstore root built in", "A Sigstore trusted_root.json for keyless signatures", func(c *Config) *string { return &c.RegistryTrustedRoot }),
+	// Read by host/telemetry and the OpenTelemetry exporters themselves, with
+	// the other standard OTEL_* variables.
+	{Name: "OTEL_EXPORTER_OTLP_ENDPOINT", Default: "unset: no traces", Meaning: "OTLP/HTTP endpoint for traces and mcp.server.operation.duration"},
 }
 
 // perPluginSuffixes are the variables every mounted plugin has, named by

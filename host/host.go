@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/surfsense/pluginhost/host/calls"
 	"github.com/surfsense/pluginhost/host/ratelimit"
@@ -62,6 +64,12 @@ type Options struct {
 	// Now is the clock usage is counted and read by (its UTC day and
 	// month); nil is time.Now. Tests move it past midnight.
 	Now func() time.Time
+	// TracerProvider receives the MCP requests' spans (tracing.go); nil
+	// traces nothing. MeterProvider receives mcp.server.operation.duration;
+	// nil records it on the Prometheus listener only. host/telemetry builds
+	// both from the standard OTEL_* variables.
+	TracerProvider trace.TracerProvider
+	MeterProvider  metric.MeterProvider
 }
 
 // Host is one replica of the plugin host.
@@ -73,6 +81,7 @@ type Host struct {
 	plugins []mounted
 	parts   []Part
 	metrics *metrics
+	tel     *telemetry
 	handler http.Handler
 	now     func() time.Time
 	usage   *usageSeries
@@ -106,7 +115,7 @@ func New(cfg Config, opts Options) (*Host, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	h := &Host{cfg: cfg, log: log, stores: opts.Stores, parts: opts.Parts, metrics: newMetrics(opts.Metrics), inFlight: map[*activeCall]struct{}{}}
+	h := &Host{cfg: cfg, log: log, stores: opts.Stores, parts: opts.Parts, metrics: newMetrics(opts.Metrics), tel: newTelemetry(opts.TracerProvider, opts.MeterProvider), inFlight: map[*activeCall]struct{}{}}
 	if h.stores.Licenses == nil {
 		h.stores.Licenses = &license.MemoryStore{}
 	}

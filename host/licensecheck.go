@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"time"
 
 	"github.com/surfsense/pluginhost/license"
 )
@@ -14,12 +15,15 @@ import (
 func (h *Host) requireLicense(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, key, err := readCaller(r.Header)
+		t0 := time.Now()
 		if errors.Is(err, errNoLicense) {
+			noteLicense(r.Context(), t0, license.Result{Verdict: license.Verdict{Status: license.Invalid}}, "none", license.ReasonMissing)
 			h.metrics.verdicts.WithLabelValues(license.ReasonMissing).Inc()
 			h.refuse(w, http.StatusUnauthorized, license.ReasonMissing, err.Error(), 0)
 			return
 		}
 		res := h.checker.Check(r.Context(), key)
+		noteLicense(r.Context(), t0, res, h.checker.Backend.Name(), "")
 		switch reason := res.Reason(); reason {
 		case "":
 		case license.ReasonUnavailable:

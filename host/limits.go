@@ -17,27 +17,31 @@ func (h *Host) limitCalls(plugin string) func(http.Handler) http.Handler {
 				return
 			}
 			c, _ := callerFrom(r.Context())
+			lctx, endSpan := h.childSpan(r.Context(), "rate limit")
 			// The slot first: a call refused for too many in flight does not
 			// use up the per-minute budget.
-			release, ok, err := h.stores.Limits.Acquire(r.Context(), c.LicenseHash, h.cfg.MaxConcurrentCalls)
+			release, ok, err := h.stores.Limits.Acquire(lctx, c.LicenseHash, h.cfg.MaxConcurrentCalls)
 			if err != nil {
 				h.log.Warn("concurrency limiter failed; letting the call through", "err", err)
 			} else if !ok {
 				h.countRefusal(c, plugin, msg, refusedConcurrency)
+				endSpan(nil, rateLimitResult("too_many_in_flight"))
 				h.refuse(w, http.StatusTooManyRequests, "rate_limited", "too many calls in flight with this license; wait for one to end", 1)
 				return
 			} else {
 				defer release()
 			}
-			ok, retry, err := h.stores.Limits.Allow(r.Context(), c.LicenseHash, plugin, h.cfg.RateLimitFor(plugin))
+			ok, retry, err := h.stores.Limits.Allow(lctx, c.LicenseHash, plugin, h.cfg.RateLimitFor(plugin))
 			if err != nil {
 				h.log.Warn("rate limiter failed; letting the call through", "err", err)
 			} else if !ok {
 				h.countRefusal(c, plugin, msg, refusedRateLimited)
 				secs := max(1, int((retry+time.Second-1)/time.Second))
+				endSpan(nil, rateLimitResult("over_rate"))
 				h.refuse(w, http.StatusTooManyRequests, "rate_limited", "too many calls to "+plugin+" with this license; wait and try again", secs)
 				return
 			}
+			endSpan(nil, rateLimitResult("allowed"))
 			next.ServeHTTP(w, r)
 		})
 	}

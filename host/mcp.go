@@ -18,15 +18,16 @@ var Version = "0.1.0"
 // serves it as stateless Streamable HTTP.
 func (h *Host) mcpHandler(p scrapers.Plugin) http.Handler {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "surfsense-" + p.ID, Title: p.Name, Version: Version}, &mcp.ServerOptions{
-		Logger: h.log,
+		Logger: sdkLogger(h.log),
 	})
+	srv.AddReceivingMiddleware(h.annotateMCP)
 	for _, t := range p.Tools {
 		srv.AddTool(mcpTool(t), h.toolHandler(p, t))
 	}
 	srv.AddTool(mcpTool(getResultTool()), h.getResultHandler(p))
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Stateless:           true,
-		Logger:              h.log,
+		Logger:              sdkLogger(h.log),
 		MaxRequestBodyBytes: MaxMCPBodyBytes,
 	})
 }

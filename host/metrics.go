@@ -17,6 +17,8 @@ type metrics struct {
 	verdicts *prometheus.CounterVec
 	inFlight prometheus.Gauge
 	refusals *prometheus.CounterVec
+	upstream *upstreamMetrics // upstreammetrics.go
+	mcp      *mcpMetrics      // tracing.go
 }
 
 func newMetrics(reg *prometheus.Registry) *metrics {
@@ -47,6 +49,8 @@ func newMetrics(reg *prometheus.Registry) *metrics {
 	// host/redisstore, registered in the same registry.
 	m.reg.MustRegister(m.calls, m.duration, m.verdicts, m.inFlight, m.refusals,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.upstream = newUpstreamMetrics(m.reg)
+	m.mcp = newMCPMetrics(m.reg)
 	return m
 }
 

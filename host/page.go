@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"go.opentelemetry.io/otel/attribute"
+
 	"github.com/surfsense/pluginhost/scrapers"
 )
 
@@ -84,7 +86,9 @@ func (h *Host) page(ctx context.Context, c caller, plugin, tool string, out scra
 	}
 	if end < len(out.Items) || len(p.CutItems) > 0 {
 		if p.ResultID == "" {
-			id, err := h.stores.Results.Put(ctx, c.LicenseHash, storedFrom(plugin, tool, out))
+			sctx, endSpan := h.childSpan(ctx, "result store")
+			id, err := h.stores.Results.Put(sctx, c.LicenseHash, storedFrom(plugin, tool, out))
+			endSpan(err, attribute.Int("surfsense.items", len(out.Items)))
 			if err != nil {
 				return Page{}, fmt.Errorf("the result was too large to return whole and could not be kept for get_result: %v", err)
 			}

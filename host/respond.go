@@ -28,6 +28,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 func (h *Host) refuse(w http.ResponseWriter, status int, reason, message string, retryAfter int) {
 	h.metrics.refusals.WithLabelValues(reason).Inc()
+	noteRefusal(w, reason)
 	if retryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(retryAfter))
 	}

@@ -32,7 +32,7 @@ func (h *Host) routes() http.Handler {
 	r.With(h.requireLicense).Get("/usage", h.serveUsage)
 	for _, m := range h.plugins {
 		path := "/" + m.plugin.ID + "/mcp"
-		r.With(h.refuseWhileDraining, h.requireLicense, h.readMessage, h.limitCalls(m.plugin.ID)).Post(path, m.handler.ServeHTTP)
+		r.With(h.observeMCP(m.plugin), h.refuseWhileDraining, h.requireLicense, h.readMessage, h.startMCPSpan, h.limitCalls(m.plugin.ID)).Post(path, m.handler.ServeHTTP)
 		notAllowed := func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Allow", http.MethodPost)
 			writeJSON(w, http.StatusMethodNotAllowed, refusal{Reason: "method_not_allowed", Message: "this server is stateless: use POST"})

@@ -32,6 +32,8 @@ func callStatsFrom(ctx context.Context) *callStats {
 // call's context, once per upstream attempt. It must stay cheap: it runs on
 // the fetchers' goroutines.
 func (h *Host) upstream(ctx context.Context, u scrapers.Upstream) {
+	h.metrics.upstream.observe(u)
+	h.traceUpstream(ctx, u)
 	if s := callStatsFrom(ctx); s != nil {
 		s.Requests.Add(1)
 		s.Bytes.Add(u.Bytes)

@@ -52,10 +52,19 @@ func TestUpstreamAttemptsCountedPerCall(t *testing.T) {
 	h := hosttest.Start(t, hosttest.Options{Plugins: []scrapers.Constructor{ctor}, Env: map[string]string{"COUNTED_BASE_URL": site.URL}, Logger: logger})
 	cs := h.Connect(t, "counted", "key", nil)
 	mustCall(t, cs, "get", map[string]any{})
+	// The request's line is written once its response has gone.
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		mu.Lock()
+		done := strings.Contains(buf.String(), `"method":"tools/call"`)
+		mu.Unlock()
+		if done {
+			break
+		}
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	for _, line := range strings.Split(buf.String(), "\n") {
-		if !strings.Contains(line, `"msg":"tool call"`) {
+		if !strings.Contains(line, `"msg":"mcp request"`) || !strings.Contains(line, `"method":"tools/call"`) {
 			continue
 		}
 		var rec struct {
@@ -70,5 +79,5 @@ func TestUpstreamAttemptsCountedPerCall(t *testing.T) {
 		}
 		return
 	}
-	t.Fatalf("no tool call line was logged:\n%s", buf.String())
+	t.Fatalf("no tools/call request line was logged:\n%s", buf.String())
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/surfsense/pluginhost/host"
+	"github.com/surfsense/pluginhost/host/telemetry"
 )
 
 // serve runs the host until SIGTERM or SIGINT, then drains: /readyz turns
@@ -54,7 +55,20 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	slog.SetDefault(logger)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
-	h, cleanup, err := buildHost(ctx, cfg, logger)
+	tel, err := telemetry.Setup(ctx, env, host.Version)
+	if err != nil {
+		fmt.Fprintf(stderr, "pluginhost serve: %v\n", err)
+		return 2
+	}
+	// Last: what the drain's calls traced is flushed before the exit.
+	defer func() {
+		fctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := tel.Shutdown(fctx); err != nil {
+			logger.Warn("telemetry not flushed at exit", "err", err)
+		}
+	}()
+	h, cleanup, err := buildHost(ctx, cfg, logger, tel)
 	if err != nil {
 		fmt.Fprintf(stderr, "pluginhost serve: %v\n", err)
 		return 1
@@ -87,7 +101,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		go func() { errc <- msrv.Serve(mln) }()
 	}
 	logger.Info("plugin host listening", "addr", ln.Addr().String(), "public_url", cfg.PublicURL, "plugins", h.PluginIDs(),
-		"license_backend", cfg.License.Backend, "redis", cfg.RedisURL != "", "metrics_addr", cfg.MetricsAddr)
+		"license_backend", cfg.License.Backend, "redis", cfg.RedisURL != "", "metrics_addr", cfg.MetricsAddr, "otlp_endpoint", tel.Endpoint)
 	if *dev {
 		fmt.Fprintf(stdout, "SurfSense plugin host (dev) on http://%s — any license key is accepted.\n", ln.Addr())
 	}

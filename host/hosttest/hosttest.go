@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/surfsense/pluginhost/host"
 	"github.com/surfsense/pluginhost/host/mcpdial"
@@ -39,6 +41,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Now is the host's clock for usage; nil is time.Now.
 	Now func() time.Time
+	// TracerProvider and MeterProvider, when set, receive the host's spans
+	// and OpenTelemetry metrics (host/telemetry builds them).
+	TracerProvider trace.TracerProvider
+	MeterProvider  metric.MeterProvider
 }
 
 // Host is a running test host.
@@ -71,7 +77,8 @@ func Start(t testing.TB, opts Options) *Host {
 		}
 		logger = slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	}
-	h, err := host.New(cfg, host.Options{Logger: logger, Plugins: opts.Plugins, Backend: backend, Stores: opts.Stores, Parts: opts.Parts, Now: opts.Now})
+	h, err := host.New(cfg, host.Options{Logger: logger, Plugins: opts.Plugins, Backend: backend, Stores: opts.Stores, Parts: opts.Parts, Now: opts.Now,
+		TracerProvider: opts.TracerProvider, MeterProvider: opts.MeterProvider})
 	if err != nil {
 		t.Fatalf("hosttest: %v", err)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/surfsense/pluginhost/host/calls"
 	"github.com/surfsense/pluginhost/host/ratelimit"
@@ -72,6 +73,9 @@ type Options struct {
 	// UsageMaxEntries bounds the usage counts held while Redis cannot take
 	// them; zero is usage.DefaultMaxEntries.
 	UsageMaxEntries int
+	// TracerProvider, when set, records a span per command made for a
+	// traced request (tracing.go); nil traces nothing.
+	TracerProvider trace.TracerProvider
 }
 
 // Store is one replica's connection to the Redis the replicas share. It
@@ -214,6 +218,9 @@ func New(ctx context.Context, url string, opts Options) (*Store, error) {
 		usageNow:   make(chan struct{}, 1),
 	}
 	s.usage = usage.NewBuffer(usageSink{s}, o.UsageMaxEntries, 0)
+	if o.TracerProvider != nil {
+		s.rdb.AddHook(newTracingHook(o.TracerProvider))
+	}
 	if o.Registerer != nil {
 		m, err := newMetrics(o.Registerer, s)
 		if err != nil {
