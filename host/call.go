@@ -126,12 +126,12 @@ func (h *Host) observeCall(ctx context.Context, plugin, tool string, c caller, o
 	if stats != nil {
 		requests, bytes, blocked = stats.Requests.Load(), stats.Bytes.Load(), stats.Blocked.Load()
 	}
+	h.countCall(plugin, tool, c, outcome, items, requests, bytes)
 	// The request's one log line carries it (requestlog.go).
 	if noteCall(ctx, callNote{outcome: outcome, items: items, requests: requests, bytes: bytes, blocked: blocked,
 		thread: c.Thread, durationMs: time.Since(start).Milliseconds(), withUpstreamCounts: stats != nil}) {
 		return
 	}
-	h.countCall(plugin, tool, c, outcome, items, requests, bytes)
 	h.log.Info("tool call", "request_id", RequestIDFrom(ctx), "plugin", plugin, "tool", tool, "outcome", outcome,
 		"items", items, "duration_ms", time.Since(start).Milliseconds(), "thread", c.Thread,
 		"upstream_requests", requests, "upstream_bytes", bytes)
