@@ -97,7 +97,7 @@ func TestShippedListsPass(t *testing.T) {
 	}
 	want := map[string][]string{
 		"google-search": {"search"}, "web-crawl": {"crawl"}, "youtube": {"scrape", "comments"},
-		"tiktok": {"scrape"}, "google-maps": {"scrape", "reviews"}, "amazon": {"scrape"},
+		"tiktok": {"scrape", "comments"}, "google-maps": {"scrape", "reviews"}, "amazon": {"scrape"},
 		"walmart": {"scrape", "reviews"}, "indeed": {"scrape"},
 	}
 	if len(fp.Plugins) != len(want) {

@@ -28,8 +28,10 @@ type Video struct {
 	Language    string     `json:"language,omitempty"`
 	Location    string     `json:"location_created,omitempty"`
 	IsAd        bool       `json:"is_ad,omitempty"`
-	// Source is the profile or hashtag page the video was listed on.
-	Source string `json:"source,omitempty"`
+	// Source is the profile, hashtag or search page the video was listed
+	// on; SearchQuery the keywords of a search.
+	Source      string `json:"source,omitempty"`
+	SearchQuery string `json:"search_query,omitempty"`
 }
 
 // Author is a video's author.
@@ -73,6 +75,9 @@ type Profile struct {
 	Avatar   string       `json:"avatar,omitempty"`
 	SecUID   string       `json:"sec_uid,omitempty"`
 	Stats    ProfileStats `json:"stats"`
+	// Source and SearchQuery name the user search that found the account.
+	Source      string `json:"source,omitempty"`
+	SearchQuery string `json:"search_query,omitempty"`
 }
 
 // ProfileStats are an account's counters; nil when TikTok did not say.

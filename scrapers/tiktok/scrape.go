@@ -34,11 +34,16 @@ func (s *scraper) scrape(ctx context.Context, call *scrapers.Call, a scrapeArgs)
 	for _, h := range a.hashtags {
 		urls = append(urls, "https://www.tiktok.com/tag/"+url.PathEscape(h))
 	}
-	sources := make([]scrapers.Source, len(urls))
-	for i, u := range urls {
-		sources[i] = scrapers.Source{URL: u, Read: func(ctx context.Context, r *scrapers.SerialJob) error {
+	sources := make([]scrapers.Source, 0, len(urls)+len(a.searches))
+	for _, u := range urls {
+		sources = append(sources, scrapers.Source{URL: u, Read: func(ctx context.Context, r *scrapers.SerialJob) error {
 			return s.source(ctx, r, u, a.maxItems)
-		}}
+		}})
+	}
+	for _, q := range a.searches {
+		sources = append(sources, scrapers.Source{URL: q.source(), Read: func(ctx context.Context, r *scrapers.SerialJob) error {
+			return s.searchFor(ctx, r, q, a.maxItems)
+		}})
 	}
 	return scrapers.NewSerialJob(call, site.Name).Run(ctx, sources)
 }

@@ -320,11 +320,12 @@ func TestPluginShape(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.ID != "tiktok" || len(p.Tools) != 1 || p.Tools[0].Name != "scrape" || p.Tools[0].Title != "Scrape TikTok" {
+	if p.ID != "tiktok" || len(p.Tools) != 2 || p.Tools[0].Name != "scrape" || p.Tools[0].Title != "Scrape TikTok" ||
+		p.Tools[1].Name != "comments" || p.Tools[1].Title != "TikTok comments" {
 		t.Fatalf("plugin = %+v", p)
 	}
 	b, _ := json.Marshal(p.Tools[0].InputSchema)
-	for _, want := range []string{`"max_items":{"type":"integer"`, `"maximum":100`, `"maxItems":20`} {
+	for _, want := range []string{`"max_items":{"type":"integer"`, `"maximum":100`, `"maxItems":20`, `"search_queries":{`, `"enum":["videos","users"]`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("schema lacks %s: %s", want, b)
 		}
