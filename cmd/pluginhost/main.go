@@ -1,6 +1,7 @@
 // Command pluginhost is the SurfSense plugin host: one binary that serves
 // (serve), signs and checks the plugin registry (registry …), checks a running
-// host the way the app does (doctor), and measures itself (bench).
+// host the way the app does (doctor), lists the licenses that used most
+// (usage), and measures itself (bench).
 package main
 
 import (
@@ -17,6 +18,8 @@ Usage:
                                        validate, sign and verify the plugin lists
   pluginhost doctor --host URL --license KEY
                                        check a running host as the SurfSense app would
+  pluginhost usage --top N [--day YYYY-MM-DD | --month YYYY-MM]
+                                       the licenses that used most (by hash prefix, with plan), from REDIS_URL
   pluginhost bench [flags]             measure the host against a bare MCP server
   pluginhost health [--path /readyz]   exit 0 when a running host answers 200 (container probes)
 
@@ -39,6 +42,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return registryCmd(args[1:], stdout, stderr)
 	case "doctor":
 		return doctor(args[1:], stdout, stderr)
+	case "usage":
+		return usageCmd(args[1:], stdout, stderr)
 	case "bench":
 		return bench(args[1:], stdout, stderr)
 	case "health":
