@@ -51,8 +51,8 @@ var failureWords = map[CheckFailure]string{
 // one line per finding to stdout: the registry's signature (when trust is
 // given), whether the host serves the first-party list this build packages,
 // each first-party plugin connected with the license (its check, and its
-// tools against the list's, leaving out get_result), and the license
-// verdict from GET /license. It never prints the key. ok is false when
+// tools against the list's, leaving out get_result), the license
+// verdict from GET /license, and today's usage from GET /usage. It never prints the key. ok is false when
 // anything is wrong (an expired license says "license expired"); err is
 // only for options it cannot use.
 func Doctor(ctx context.Context, opts DoctorOptions, stdout io.Writer) (ok bool, err error) {
@@ -133,6 +133,7 @@ func Doctor(ctx context.Context, opts DoctorOptions, stdout io.Writer) (ok bool,
 		}
 		d.line("license", "ok", strings.Join(parts, ", "))
 	}
+	d.usage(ctx, c)
 
 	if d.problems == 0 {
 		d.line("result", "ok", "no problem found")

@@ -83,10 +83,10 @@ func usageRange(fromS, toS string, today usage.Day) (from, to usage.Day, msg str
 	switch n := usage.Span(from, to); {
 	case to < from:
 		return "", "", fmt.Sprintf("from (%s) is after to (%s)", from, to)
-	case to > today:
-		return "", "", fmt.Sprintf("to (%s) is after today (%s, UTC)", to, today)
 	case n > usage.MaxRangeDays:
 		return "", "", fmt.Sprintf("a range holds at most %d days; from %s to %s is %d days: ask for shorter ranges", usage.MaxRangeDays, from, to, n)
+	case to > today:
+		return "", "", fmt.Sprintf("to (%s) is after today (%s, UTC)", to, today)
 	}
 	return from, to, ""
 }
