@@ -13,6 +13,8 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"syscall"
 
 	"strings"
@@ -719,4 +721,48 @@ document.getElementById("t").textContent = "rendered remotely";</script>`, c.por
 		t.Fatalf("status with an unreachable browser: %s", st)
 	}
 	t.Logf("unreachable: %v; status %s", err, r2.Status())
+}
+
+// TestRenderRefusesDownloadsAndPermissions: a download is refused (and
+// nothing is written), and permission prompts are answered "denied".
+func TestRenderRefusesDownloadsAndPermissions(t *testing.T) {
+	s := newSite(t)
+	s.mux.HandleFunc("/file.zip", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/zip")
+		w.Header().Set("Content-Disposition", `attachment; filename="file.zip"`)
+		fmt.Fprint(w, "PK\x03\x04 not really a zip")
+	})
+	s.page("/", `<!doctype html><body><pre id="out"></pre><script>
+const out = [];
+const note = x => { out.push(x); document.getElementById("out").textContent = out.sort().join(" "); };
+navigator.geolocation.getCurrentPosition(() => note("geo:yes"), e => note("geo:" + e.code));
+try { Notification.requestPermission().then(p => note("notify:" + p), e => note("notify:" + e)); } catch (e) { note("notify:" + e.name); }
+navigator.permissions.query({name: "notifications"}).then(p => note("notifyquery:" + p.state), () => note("notifyquery:unknown"));
+navigator.permissions.query({name: "camera"}).then(p => note("camera:" + p.state), () => note("camera:unknown"));
+const a = document.createElement("a"); a.href = "/file.zip"; a.download = "file.zip"; document.body.appendChild(a); a.click();
+</script>`)
+	r := newRenderer(t, Config{}, s.addr())
+	p, err := r.Render(context.Background(), s.URL+"/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`<pre id="out">([^<]*)</pre>`).FindStringSubmatch(p.HTML)
+	if m == nil {
+		t.Fatalf("no answers: %s", p.HTML)
+	}
+	// 1 is PERMISSION_DENIED.
+	// Notification itself is absent (--disable-notifications); asked
+	// through the Permissions API, every permission is denied, never
+	// granted nor left to a prompt.
+	if got := m[1]; !strings.Contains(got, "geo:1") || !strings.Contains(got, "notifyquery:denied") || !strings.Contains(got, "camera:denied") ||
+		strings.Contains(got, "yes") || strings.Contains(got, "granted") || strings.Contains(got, "prompt") {
+		t.Errorf("permission answers: %q", got)
+	}
+	t.Logf("permission answers: %q", m[1])
+	if _, err := r.Render(context.Background(), s.URL+"/file.zip"); err == nil || !strings.Contains(err.Error(), "download") {
+		t.Errorf("a download was not refused: %v", err)
+	}
+	if m, _ := filepath.Glob(filepath.Join(os.Getenv("HOME"), "Downloads", "file*.zip")); len(m) > 0 {
+		t.Errorf("a download was written: %v", m)
+	}
 }
