@@ -94,7 +94,8 @@ func NewBuffer(sink Sink, maxEntries, batchSize int) *Buffer {
 
 // Add sums e into the entry of its license, day, plugin and tool.
 func (b *Buffer) Add(e Event) {
-	k := entryKey{e.License, DayOf(e.Time), e.Plugin, e.Tool}
+	day, _ := dayMonthOf(e.Time)
+	k := entryKey{e.License, day, e.Plugin, e.Tool}
 	b.mu.Lock()
 	en := b.cur[k]
 	if en == nil {

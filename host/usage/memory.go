@@ -38,8 +38,7 @@ var _ Store = (*Memory)(nil)
 
 // Add counts e.
 func (m *Memory) Add(e Event) {
-	day := DayOf(e.Time)
-	month := day.Month()
+	day, month := dayMonthOf(e.Time)
 	k := Tool{e.Plugin, e.Tool}
 	m.mu.Lock()
 	defer m.mu.Unlock()

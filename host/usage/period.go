@@ -2,6 +2,7 @@ package usage
 
 import (
 	"fmt"
+	"sync/atomic"
 	"time"
 )
 
@@ -84,4 +85,30 @@ func clip(s string) string {
 		return s[:20] + "…"
 	}
 	return s
+}
+
+// periodCache is the last day asked of dayMonthOf: events come in the same
+// day nearly always, and formatting a date on every call costs more than
+// the rest of counting.
+var periodCache atomic.Pointer[cachedPeriod]
+
+type cachedPeriod struct {
+	unixDay int64
+	day     Day
+	month   Month
+}
+
+// dayMonthOf is DayOf(t) and MonthOf(t), cached for the last day asked.
+func dayMonthOf(t time.Time) (Day, Month) {
+	sec := t.Unix()
+	n := sec / 86400
+	if sec < 0 && sec%86400 != 0 {
+		n-- // floor, for times before 1970
+	}
+	if c := periodCache.Load(); c != nil && c.unixDay == n {
+		return c.day, c.month
+	}
+	c := &cachedPeriod{unixDay: n, day: DayOf(t), month: MonthOf(t)}
+	periodCache.Store(c)
+	return c.day, c.month
 }

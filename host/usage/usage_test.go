@@ -40,6 +40,13 @@ func TestParseDayAndMonth(t *testing.T) {
 	if d := DayOf(time.Date(2026, 12, 31, 23, 59, 59, 0, time.FixedZone("x", -5*3600))); d != "2027-01-01" {
 		t.Errorf("DayOf a time west of UTC = %s, want its UTC day 2027-01-01", d)
 	}
+	for _, tm := range []time.Time{time.Date(2026, 12, 31, 23, 59, 59, 999, time.UTC), time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(1969, 12, 31, 23, 0, 0, 0, time.UTC), time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2027, 1, 1, 0, 0, 0, 0, time.FixedZone("e", 3600))} {
+		d, m := dayMonthOf(tm)
+		if d != DayOf(tm) || m != MonthOf(tm) {
+			t.Errorf("dayMonthOf(%v) = %s %s, want %s %s", tm, d, m, DayOf(tm), MonthOf(tm))
+		}
+	}
 	if n := Span("2026-10-18", "2026-12-01"); n != 45 {
 		t.Errorf("Span = %d, want 45", n)
 	}
