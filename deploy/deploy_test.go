@@ -1,7 +1,8 @@
 // Package deploy holds the deployment files (main.bicep, compose.yaml,
-// searxng/settings.yml). Its test keeps them honest against the binary: every
-// environment variable they set is one the host reads, every value is one the
-// host accepts, and every probe path is one it serves.
+// searxng/settings.yml, grafana-dashboard.json). Its test keeps them honest
+// against the binary: every environment variable they set is one the host
+// reads, every value is one the host accepts, every probe path is one it
+// serves, and every series the dashboard queries is one it serves.
 package deploy
 
 import (
