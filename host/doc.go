@@ -23,6 +23,8 @@
 //   - outcome.go: what a call's end becomes (a result, partial, an error)
 //   - page.go, render.go: the result envelope, its paging and its rendering
 //   - getresult.go: the get_result tool every server has
+//   - usagecount.go, usageroute.go: usage per license, counted at each
+//     call's end and refusal (host/usage), and GET /usage
 //   - tracing.go: the MCP requests' spans (OpenTelemetry's MCP convention)
 //     and mcp.server.operation.duration; requestlog.go: a request's one log
 //     line, the SDK's chatter at debug; upstreammetrics.go: the per-site

@@ -457,3 +457,32 @@ func TestUsageRedisRestartLosesOnlyWhatRedisHeld(t *testing.T) {
 	want(t, "after the restart", body.Totals.Day, one(8))
 	want(t, "after the restart, month", body.Totals.Month, one(8))
 }
+
+// TestUsageSeriesHaveNoLicense: Prometheus gets totals by plugin, tool and
+// outcome, never a license's hash.
+func TestUsageSeriesHaveNoLicense(t *testing.T) {
+	clock := newClock(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
+	h := startUsageReplicas(t, "", 1, clock, nil, func(c *host.Config) { c.RateLimitPerMinute = 2 })[0]
+	h.call(t, "key-a", meteredArgs{Pages: 3})
+	h.call(t, "key-a", meteredArgs{Pages: 1, Block: true})
+	if resp, _ := repRequest(t, http.MethodPost, h.URL+"/metered/mcp", "key-a", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get","arguments":{}}}`); resp.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("a third call within the minute = %d, want 429", resp.StatusCode)
+	}
+	rec := httptest.NewRecorder()
+	h.MetricsHandler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	body := rec.Body.String()
+	for _, line := range []string{
+		`pluginhost_usage_items_total{plugin="metered",tool="get"} 4`,
+		`pluginhost_usage_upstream_requests_total{plugin="metered",tool="get"} 4`,
+		`pluginhost_usage_upstream_bytes_total{plugin="metered",tool="get"} 40`,
+		`pluginhost_usage_refused_calls_total{plugin="metered",reason="rate_limited",tool="get"} 1`,
+		`pluginhost_tool_calls_total{outcome="blocked",plugin="metered",tool="get"} 1`,
+	} {
+		if !strings.Contains(body, line) {
+			t.Errorf("metrics lack %s", line)
+		}
+	}
+	if strings.Contains(body, license.Hash("key-a")) || strings.Contains(body, license.Hash("key-a")[:12]) || strings.Contains(body, "license=") {
+		t.Fatal("a series names the license")
+	}
+}
