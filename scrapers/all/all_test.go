@@ -14,6 +14,7 @@ import (
 	"github.com/surfsense/pluginhost/host"
 	"github.com/surfsense/pluginhost/host/hosttest"
 	"github.com/surfsense/pluginhost/registry"
+	"github.com/surfsense/pluginhost/scrapers"
 	"github.com/surfsense/pluginhost/scrapers/all"
 )
 
@@ -104,5 +105,26 @@ func TestUnlistedPluginsStartCleanly(t *testing.T) {
 	}
 	if _, err := build(map[string]string{"UNLISTED_PLUGINS": "reddit,instagram,nosuch"}); err == nil || !strings.Contains(err.Error(), "nosuch") {
 		t.Errorf("an unknown id in UNLISTED_PLUGINS: %v", err)
+	}
+}
+
+// TestEveryToolDeclaresItsItems: every tool of every plugin of the build
+// declares the schema of its items (the host publishes it as the tool's
+// outputSchema), and the schema resolves.
+func TestEveryToolDeclaresItsItems(t *testing.T) {
+	for _, ctor := range all.Plugins {
+		p, err := ctor(scrapers.Env{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tool := range p.Tools {
+			if tool.ItemSchema == nil {
+				t.Errorf("%s.%s declares no ItemSchema", p.ID, tool.Name)
+				continue
+			}
+			if _, err := tool.ItemSchema.Resolve(nil); err != nil {
+				t.Errorf("%s.%s: its ItemSchema does not resolve: %v", p.ID, tool.Name, err)
+			}
+		}
 	}
 }

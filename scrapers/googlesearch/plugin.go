@@ -54,7 +54,7 @@ func New(env scrapers.Env) (scrapers.Plugin, error) {
 					"displayed_url, description, date when shown), related queries, \"People also ask\" questions and the total "+
 					"results count when shown. One item per query and page; results_provider says whether Google or the SearXNG "+
 					"fallback answered. Use site to search one site, country_code and language_code for local results.",
-				schema, p.run),
+				schema, p.run).WithItems(scrapers.ItemSchema[pageItem]()),
 		},
 		Vars: []scrapers.Var{
 			{Name: "SEARXNG_URL", Default: "unset: no fallback", Meaning: "SearXNG origin with its JSON API enabled, google-search's fallback"},

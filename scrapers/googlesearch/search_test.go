@@ -130,6 +130,7 @@ func run(t *testing.T, tl scrapers.Tool, ctx context.Context, args string) ([]pa
 	call := scrapers.NewCall(nil)
 	err := tl.Run(ctx, call, json.RawMessage(args))
 	out := call.Snapshot()
+	scrapertest.CheckItems(t, tl, out)
 	var items []pageItem
 	for _, raw := range out.Items {
 		var it pageItem

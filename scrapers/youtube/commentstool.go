@@ -62,7 +62,7 @@ func (p *plugin) commentsTool() scrapers.Tool {
 			scrapers.IntRange(s, "max_comments", 1, maxCommentsLimit, defaultMaxComments)
 			scrapers.Choice(s, "sort_by", "top", "newest")
 		},
-		p.comments)
+		p.comments).WithItems(scrapers.ItemSchema[Comment]())
 }
 
 // comments runs the comments tool, one video after another.

@@ -85,7 +85,7 @@ func (p *plugin) scrapeTool() scrapers.Tool {
 			scrapers.SetDefault(s, "subtitles_language", "en")
 			scrapers.SetDefault(s, "download_subtitles", false)
 		},
-		p.scrape)
+		p.scrape).WithItems(scrapers.ItemSchema[Video]())
 }
 
 // videoIDs returns the video id each of the urls argument's entries names,
