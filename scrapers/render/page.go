@@ -110,9 +110,9 @@ func (s *tabState) on(ev any) {
 	}
 }
 
-// busy says how many requests younger than maxAge are in flight. A request
-// older than that (a long poll, a stream, a page that never ends) no longer
-// holds the page back.
+// busy says how many requests younger than maxAge (half the page's time)
+// are in flight. A request older than that (a long poll, a stream, a page
+// that never ends) no longer holds the page back.
 func (s *tabState) busy(maxAge time.Duration) (n int, lastNet time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -170,7 +170,15 @@ func (r *Renderer) renderOn(ctx context.Context, b *browserProc, pageURL string)
 		}),
 		chromedp.WithListener(st.on),
 	)
-	defer closeTab(cancelTab)
+	defer func() {
+		// The tab closes at once either way; a call that has ended does
+		// not wait to see it gone.
+		wait := 2 * time.Second
+		if ctx.Err() != nil {
+			wait = 0
+		}
+		closeTab(cancelTab, wait)
+	}()
 
 	fail := func(err error) (*Page, error) {
 		return nil, r.classify(ctx, pctx, b, st, pageURL, err)
@@ -215,7 +223,7 @@ func (r *Renderer) renderOn(ctx context.Context, b *browserProc, pageURL string)
 		if err != nil && !isTransient(err) {
 			return fail(err)
 		}
-		n, lastNet := st.busy(3 * time.Second)
+		n, lastNet := st.busy(max(3*time.Second, budget/2))
 		if err == nil && probe.Ready == "complete" && probe.Timers == 0 && probe.IdleMS >= float64(r.cfg.Quiet/time.Millisecond) &&
 			n == 0 && time.Since(lastNet) >= r.cfg.Quiet {
 			break
@@ -403,11 +411,13 @@ func isTransient(err error) bool {
 
 // closeTab closes the tab and disposes its browser context, waiting a
 // little; a hung browser does not hold the caller.
-func closeTab(cancel context.CancelFunc) {
+func closeTab(cancel context.CancelFunc, wait time.Duration) {
 	done := make(chan struct{})
 	go func() { cancel(); close(done) }()
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
 	select {
 	case <-done:
-	case <-time.After(2 * time.Second):
+	case <-timer.C:
 	}
 }
