@@ -271,12 +271,14 @@ func (p *proxy) connect(w http.ResponseWriter, r *http.Request) {
 	_ = client.Close()
 	_ = upstream.Close()
 	wg.Wait()
+	// A tunnel lasts until one side closes it, often the render's end: it
+	// did its work when bytes came through it.
 	outcome := scrapers.OutcomeOK
 	switch {
-	case p.ctx.Err() != nil:
-		outcome = scrapers.OutcomeCancelled
 	case errors.Is(err, errTooLarge):
 		outcome = scrapers.OutcomeTooLarge
+	case n == 0 && p.ctx.Err() != nil:
+		outcome = scrapers.OutcomeCancelled
 	}
 	p.emit(scrapers.Upstream{Host: target, Method: http.MethodConnect, Bytes: n, Began: began, Duration: time.Since(began), Outcome: outcome})
 }
