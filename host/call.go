@@ -48,6 +48,10 @@ func (h *Host) toolHandler(p scrapers.Plugin, t scrapers.Tool) mcp.ToolHandler {
 			// Not reachable through the router, which checks the license first.
 			return toolError("the call carried no license"), nil
 		}
+		if ka := keepAliveFrom(ctx); ka != nil {
+			ka.start() // the response's first bytes, now
+			defer ka.stop()
+		}
 		ctx, cancel := context.WithCancelCause(ctx)
 		defer cancel(nil)
 		ac := &activeCall{cancelCause: cancel}
@@ -113,6 +117,7 @@ func (h *Host) toolHandler(p scrapers.Plugin, t scrapers.Tool) mcp.ToolHandler {
 		}
 		res, outcome := h.shape(ctx, p, t, c, call, runErr, cause)
 		h.observeCall(ctx, p.ID, t.Name, c, outcome, call.Len(), start, stats)
+		h.check(p.ID, t.Name, res)
 		return res, nil
 	}
 }

@@ -63,6 +63,7 @@ func (h *Host) getResultHandler(p scrapers.Plugin) mcp.ToolHandler {
 		}
 		res, outcome, items := h.getResult(ctx, c, p.ID, req.Params.Arguments)
 		h.observeCall(ctx, p.ID, GetResultTool, c, outcome, items, start, nil)
+		h.check(p.ID, GetResultTool, res)
 		return res, nil
 	}
 }

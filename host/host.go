@@ -70,6 +70,11 @@ type Options struct {
 	// both from the standard OTEL_* variables.
 	TracerProvider trace.TracerProvider
 	MeterProvider  metric.MeterProvider
+	// CheckResult, when set, hears of every tool result the host sends that
+	// is not a tool error: err is nil when the result conforms to the tool's
+	// output schema (closed to fields it does not declare), else the
+	// mismatch. hosttest reports mismatches to the test.
+	CheckResult func(plugin, tool string, err error)
 }
 
 // Host is one replica of the plugin host.
@@ -85,6 +90,10 @@ type Host struct {
 	handler http.Handler
 	now     func() time.Time
 	usage   *usageSeries
+	// checks: the strict output schemas by plugin, when Options.CheckResult
+	// is set (resultcheck.go).
+	checks      map[string]resultSchemas
+	checkResult func(plugin, tool string, err error)
 
 	draining atomic.Bool
 	// inFlight tracks tool calls on this replica for the drain.
@@ -115,7 +124,8 @@ func New(cfg Config, opts Options) (*Host, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	h := &Host{cfg: cfg, log: log, stores: opts.Stores, parts: opts.Parts, metrics: newMetrics(opts.Metrics), tel: newTelemetry(opts.TracerProvider, opts.MeterProvider), inFlight: map[*activeCall]struct{}{}}
+	h := &Host{cfg: cfg, log: log, stores: opts.Stores, parts: opts.Parts, metrics: newMetrics(opts.Metrics), tel: newTelemetry(opts.TracerProvider, opts.MeterProvider), inFlight: map[*activeCall]struct{}{},
+		checkResult: opts.CheckResult}
 	if h.stores.Licenses == nil {
 		h.stores.Licenses = &license.MemoryStore{}
 	}
@@ -184,6 +194,12 @@ func (h *Host) mountPlugins(ctors []scrapers.Constructor) error {
 			continue
 		}
 		seen[p.ID] = true
+		if h.checkResult != nil {
+			if err := h.addChecks(p); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+		}
 		h.plugins = append(h.plugins, mounted{plugin: p, handler: h.mcpHandler(p)})
 	}
 	for _, id := range h.cfg.UnlistedPlugins {

@@ -19,6 +19,7 @@ func (h *Host) requireLicense(next http.Handler) http.Handler {
 		if errors.Is(err, errNoLicense) {
 			noteLicense(r.Context(), t0, license.Result{Verdict: license.Verdict{Status: license.Invalid}}, "none", license.ReasonMissing)
 			h.metrics.verdicts.WithLabelValues(license.ReasonMissing).Inc()
+			challenge(w, license.ReasonMissing)
 			h.refuse(w, http.StatusUnauthorized, license.ReasonMissing, err.Error(), 0)
 			return
 		}
@@ -31,6 +32,7 @@ func (h *Host) requireLicense(next http.Handler) http.Handler {
 			return
 		default:
 			h.countLicenseRefusal(r, c, res)
+			challenge(w, reason)
 			h.refuse(w, http.StatusForbidden, reason, licenseMessage(reason), 0)
 			return
 		}
@@ -54,4 +56,11 @@ func licenseMessage(reason string) string {
 	default:
 		return "the SurfSense license key is not recognized"
 	}
+}
+
+// challenge names the scheme a refused request must use, so that MCP clients
+// do not take a missing or refused key for an OAuth server and go looking for
+// OAuth metadata (CONTRACTS.md, "The license").
+func challenge(w http.ResponseWriter, reason string) {
+	w.Header().Set("WWW-Authenticate", `License realm="SurfSense", reason="`+reason+`"`)
 }

@@ -1,9 +1,10 @@
 package host
 
 import (
+	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -14,43 +15,120 @@ import (
 // Version is the host's version, reported as the MCP servers' version.
 var Version = "0.1.0"
 
-// mcpHandler builds the plugin's MCP server (its tools and get_result) and
-// serves it as stateless Streamable HTTP.
+// ToolsListTTL is the cache lifetime tools/list carries (ttlMs, scope
+// public: the list is the same for every license). It changes only when the
+// host is deployed again.
+const ToolsListTTL = time.Hour
+
+// mcpServers are one plugin's MCP answers: two servers, one whose tools
+// declare their outputSchema and one for x-surfsense-text-only callers,
+// whose tools declare none (their results carry no structuredContent, and a
+// client must never see a schema without the structured result it promises);
+// each served as stateless Streamable HTTP, as an event stream or, for a
+// client that accepts only application/json, as one JSON body.
+type mcpServers struct {
+	full, textOnly *mcp.Server
+	stream, json   http.Handler
+	refused        func(reason string) // counts the SDK's refusals
+}
+
+// mcpHandler builds the plugin's MCP servers (its tools and get_result) and
+// the handler that picks one per request.
 func (h *Host) mcpHandler(p scrapers.Plugin) http.Handler {
+	s := &mcpServers{full: h.newMCPServer(p, true), textOnly: h.newMCPServer(p, false),
+		refused: func(reason string) { h.metrics.refusals.WithLabelValues(reason).Inc() }}
+	pick := func(r *http.Request) *mcp.Server {
+		if c, ok := callerFrom(r.Context()); ok && c.TextOnly {
+			return s.textOnly
+		}
+		if r.Header.Get("x-surfsense-text-only") == "1" {
+			return s.textOnly
+		}
+		return s.full
+	}
+	opts := func(jsonResponse bool) *mcp.StreamableHTTPOptions {
+		return &mcp.StreamableHTTPOptions{
+			Stateless:           true,
+			JSONResponse:        jsonResponse,
+			Logger:              sdkLogger(h.log),
+			MaxRequestBodyBytes: MaxMCPBodyBytes,
+		}
+	}
+	s.stream = mcp.NewStreamableHTTPHandler(pick, opts(false))
+	s.json = mcp.NewStreamableHTTPHandler(pick, opts(true))
+	return s
+}
+
+// ServeHTTP hands the request to the SDK in the form the body gate chose.
+// The SDK insists on both types in Accept; the gate has already decided
+// which one the client gets.
+func (s *mcpServers) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	r.Header.Set("Accept", "application/json, text/event-stream")
+	r.Header.Set("Content-Type", "application/json")
+	ew := newRPCErrorWriter(w, r, s.refused)
+	defer ew.finish()
+	w = ew
+	msg, _ := messageFrom(r.Context())
+	jsonOnly := msg != nil && msg.JSONOnly
+	if msg != nil && msg.Method == "tools/call" {
+		// The call's handler starts the response and keeps it from going
+		// silent (keepalive.go).
+		ka := newKeepAlive(ew, !jsonOnly)
+		defer ka.close()
+		w = ka
+		r = r.WithContext(context.WithValue(r.Context(), ctxKeepAlive, ka))
+	}
+	if jsonOnly {
+		s.json.ServeHTTP(w, r)
+		return
+	}
+	s.stream.ServeHTTP(w, r)
+}
+
+// newMCPServer is one of the plugin's servers. Its capabilities are honest:
+// tools, without listChanged (a stateless server cannot notify) and without
+// logging (it sends no log messages).
+func (h *Host) newMCPServer(p scrapers.Plugin, schemas bool) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "surfsense-" + p.ID, Title: p.Name, Version: Version}, &mcp.ServerOptions{
-		Logger: sdkLogger(h.log),
+		Logger:       sdkLogger(h.log),
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		SetCacheable: func(_ context.Context, req mcp.Request, c *mcp.Cacheable) {
+			if _, ok := req.(*mcp.ListToolsRequest); ok {
+				c.TTLMs, c.CacheScope = int(ToolsListTTL/time.Millisecond), "public"
+			}
+		},
 	})
 	srv.AddReceivingMiddleware(h.annotateMCP)
 	for _, t := range p.Tools {
-		srv.AddTool(mcpTool(t), h.toolHandler(p, t))
+		var out *jsonschema.Schema
+		if schemas {
+			out = toolOutputSchema(t, false)
+		}
+		srv.AddTool(mcpTool(t, out), h.toolHandler(p, t))
 	}
-	srv.AddTool(mcpTool(getResultTool()), h.getResultHandler(p))
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
-		Stateless:           true,
-		Logger:              sdkLogger(h.log),
-		MaxRequestBodyBytes: MaxMCPBodyBytes,
-	})
+	var out *jsonschema.Schema
+	if schemas {
+		out = getResultOutputSchema(p, false)
+	}
+	srv.AddTool(mcpTool(getResultTool(), out), h.getResultHandler(p))
+	return srv
 }
 
 // mcpTool is the MCP description of a tool: every scraper tool is read-only
-// and reaches the open world.
-func mcpTool(t scrapers.Tool) *mcp.Tool {
+// and reaches the open world. out is its output schema (nil: none).
+func mcpTool(t scrapers.Tool, out *jsonschema.Schema) *mcp.Tool {
 	f, tr := false, true
 	schema := t.InputSchema
 	if schema == nil {
 		schema = &jsonschema.Schema{Type: "object"}
 	}
-	// Encoded once: every tools/list would otherwise marshal the schema
-	// again, the most expensive part of answering it.
-	raw, err := json.Marshal(schema)
-	if err != nil {
-		panic(fmt.Sprintf("tool %s: input schema: %v", t.Name, err))
-	}
-	return &mcp.Tool{
+	tool := &mcp.Tool{
 		Name:        t.Name,
 		Title:       t.Title,
 		Description: t.Description,
-		InputSchema: json.RawMessage(raw),
+		// Encoded once: every tools/list would otherwise marshal the
+		// schemas again, the most expensive part of answering it.
+		InputSchema: encodeSchema(t.Name, schema),
 		Annotations: &mcp.ToolAnnotations{
 			Title:           t.Title,
 			ReadOnlyHint:    true,
@@ -59,4 +137,28 @@ func mcpTool(t scrapers.Tool) *mcp.Tool {
 			OpenWorldHint:   &tr,
 		},
 	}
+	if out != nil {
+		tool.OutputSchema = encodeSchema(t.Name, out)
+	}
+	return tool
+}
+
+// OutputSchema is the outputSchema tools/list publishes for the tool of a
+// mounted plugin (get_result included), as JSON; false when there is no
+// such tool. The fast answers of tools/list and the tests use it.
+func (h *Host) OutputSchema(plugin, tool string) (json.RawMessage, bool) {
+	for _, m := range h.plugins {
+		if m.plugin.ID != plugin {
+			continue
+		}
+		if tool == GetResultTool {
+			return encodeSchema(tool, getResultOutputSchema(m.plugin, false)), true
+		}
+		for _, t := range m.plugin.Tools {
+			if t.Name == tool {
+				return encodeSchema(tool, toolOutputSchema(t, false)), true
+			}
+		}
+	}
+	return nil, false
 }

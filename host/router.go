@@ -31,17 +31,26 @@ func (h *Host) routes() http.Handler {
 	r.With(h.requireLicense).Post("/cancel", h.serveCancel)
 	r.With(h.requireLicense).Get("/usage", h.serveUsage)
 	for _, m := range h.plugins {
-		path := "/" + m.plugin.ID + "/mcp"
-		r.With(h.observeMCP(m.plugin), h.refuseWhileDraining, h.requireLicense, h.readMessage, h.startMCPSpan, h.limitCalls(m.plugin.ID)).Post(path, m.handler.ServeHTTP)
-		notAllowed := func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Allow", http.MethodPost)
-			writeJSON(w, http.StatusMethodNotAllowed, refusal{Reason: "method_not_allowed", Message: "this server is stateless: use POST"})
-		}
-		r.Get(path, notAllowed)
-		r.Delete(path, notAllowed)
+		// The license is checked before the method (CONTRACTS.md, "The
+		// license"): a bad key on GET is a 401, not a 405.
+		mcpRoute := chi.Chain(h.readMessage, h.startMCPSpan, h.limitCalls(m.plugin.ID)).Handler(m.handler)
+		r.With(h.observeMCP(m.plugin), h.refuseWhileDraining, h.requireLicense).Handle("/"+m.plugin.ID+"/mcp", onlyPOST(mcpRoute))
 	}
 	for _, p := range h.parts {
 		p.Mount(r)
 	}
 	return r
+}
+
+// onlyPOST answers anything but POST with 405: the MCP servers are stateless,
+// so there is no stream to GET and no session to DELETE.
+func onlyPOST(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.Header().Set("Allow", http.MethodPost)
+			writeJSON(w, http.StatusMethodNotAllowed, refusal{Reason: "method_not_allowed", Message: "this server is stateless: use POST"})
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }

@@ -57,6 +57,10 @@ type Tool struct {
 	// (build it with [ItemSchema]); the host publishes the result envelope
 	// around it as the tool's outputSchema. Nil publishes items of any shape.
 	ItemSchema *jsonschema.Schema
+	// Meta are the result-level fields the tool sets with Call.SetMeta
+	// (results_provider, …), each with its schema; the host declares them in
+	// the outputSchema beside the envelope's own fields.
+	Meta map[string]*jsonschema.Schema
 	// Run decodes raw arguments, validates them and does the work, adding
 	// items to call as it goes. An error it returns is a tool error; items
 	// already added are still returned, marked partial.

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -45,6 +46,10 @@ type Options struct {
 	// and OpenTelemetry metrics (host/telemetry builds them).
 	TracerProvider trace.TracerProvider
 	MeterProvider  metric.MeterProvider
+	// CheckResult, when set, replaces the default check of results: every
+	// result a tool call sends is validated against the tool's output
+	// schema (host.Options.CheckResult) and a mismatch fails the test.
+	CheckResult func(plugin, tool string, err error)
 }
 
 // Host is a running test host.
@@ -77,8 +82,12 @@ func Start(t testing.TB, opts Options) *Host {
 		}
 		logger = slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	}
+	check := opts.CheckResult
+	if check == nil {
+		check = ResultChecker(t)
+	}
 	h, err := host.New(cfg, host.Options{Logger: logger, Plugins: opts.Plugins, Backend: backend, Stores: opts.Stores, Parts: opts.Parts, Now: opts.Now,
-		TracerProvider: opts.TracerProvider, MeterProvider: opts.MeterProvider})
+		TracerProvider: opts.TracerProvider, MeterProvider: opts.MeterProvider, CheckResult: check})
 	if err != nil {
 		t.Fatalf("hosttest: %v", err)
 	}
@@ -104,4 +113,27 @@ func (h *Host) Connect(t testing.TB, id, key string, extra http.Header) *mcp.Cli
 // extra headers; copts may set progress handlers.
 func Connect(ctx context.Context, endpoint, key string, extra http.Header, copts *mcp.ClientOptions) (*mcp.ClientSession, error) {
 	return mcpdial.Connect(ctx, endpoint, key, extra, copts, nil)
+}
+
+// ResultChecker is a host.Options.CheckResult that fails t when a result does
+// not conform to its tool's output schema, until t's cleanup (a call still
+// answering after the test ended is not reported).
+func ResultChecker(t testing.TB) func(plugin, tool string, err error) {
+	var mu sync.Mutex
+	done := false
+	t.Cleanup(func() {
+		mu.Lock()
+		done = true
+		mu.Unlock()
+	})
+	return func(plugin, tool string, err error) {
+		if err == nil {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if !done {
+			t.Errorf("hosttest: a result of %s/%s breaks its output schema: %v", plugin, tool, err)
+		}
+	}
 }
