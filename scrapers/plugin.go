@@ -114,6 +114,18 @@ func (t Tool) WithItems(s *jsonschema.Schema) Tool {
 	return t
 }
 
+// WithMeta returns t declaring the result-level field name (set with
+// Call.SetMeta) of the schema s.
+func (t Tool) WithMeta(name string, s *jsonschema.Schema) Tool {
+	meta := make(map[string]*jsonschema.Schema, len(t.Meta)+1)
+	for k, v := range t.Meta {
+		meta[k] = v
+	}
+	meta[name] = s
+	t.Meta = meta
+	return t
+}
+
 // ItemSchema is the schema of the item type T, for Tool.ItemSchema: inferred
 // from T's json and jsonschema struct tags, as NewTool infers arguments.
 func ItemSchema[T any]() *jsonschema.Schema {

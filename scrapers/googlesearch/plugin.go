@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/surfsense/pluginhost/scrapers"
 )
 
@@ -54,7 +56,8 @@ func New(env scrapers.Env) (scrapers.Plugin, error) {
 					"displayed_url, description, date when shown), related queries, \"People also ask\" questions and the total "+
 					"results count when shown. One item per query and page; results_provider says whether Google or the SearXNG "+
 					"fallback answered. Use site to search one site, country_code and language_code for local results.",
-				schema, p.run).WithItems(scrapers.ItemSchema[pageItem]()),
+				schema, p.run).WithItems(scrapers.ItemSchema[pageItem]()).WithMeta("results_provider",
+				&jsonschema.Schema{Type: "string", Description: "the providers that answered, comma-separated (google, searxng)"}),
 		},
 		Vars: []scrapers.Var{
 			{Name: "SEARXNG_URL", Default: "unset: no fallback", Meaning: "SearXNG origin with its JSON API enabled, google-search's fallback"},
