@@ -35,7 +35,7 @@ func newBig(scrapers.Env) (scrapers.Plugin, error) {
 				}
 				call.Add(it)
 			}
-			call.Add(map[string]any{"url": "https://example.com/small"})
+			call.Add(bigItem{URL: "https://example.com/small"})
 			return nil
 		}).WithItems(scrapers.ItemSchema[bigItem]())}}, nil
 }

@@ -18,6 +18,11 @@ import (
 // failedItemSchema is the item a failed source leaves (scrapers.Call.Fail).
 var failedItemSchema = scrapers.ItemSchema[scrapers.Failed]()
 
+// cutItemsSchema is page.go's cut_items: the items of a page cut to fit
+// RESULT_MAX_BYTES.
+var cutItemsSchema = &jsonschema.Schema{Type: "array", Items: scrapers.ItemSchema[CutItem](),
+	Description: "the items of this page cut to fit RESULT_MAX_BYTES (index, whole size, fields shortened); get_result with whole returns each uncut"}
+
 // envelopeFields are the fields the host itself puts in every result,
 // besides items (page.go's Page; cached and fetched_at mark an answer from
 // the shared result cache).
@@ -32,6 +37,7 @@ func envelopeFields() map[string]*jsonschema.Schema {
 		"offset":          nonNegative("the index of the first item of this page"),
 		"result_id":       {Type: "string", Description: "where the rest of a large result is kept: pass it to get_result"},
 		"next_offset":     nonNegative("the offset to pass to get_result for the next page; absent on the last page"),
+		"cut_items":       cutItemsSchema,
 		"cached":          {Type: "boolean", Description: "true when the result was answered from the shared cache"},
 		"fetched_at":      {Type: "string", Description: "when a cached result was fetched (RFC 3339)"},
 	}

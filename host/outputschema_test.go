@@ -71,7 +71,7 @@ func TestOutputSchemasDeclaredAndLeftOutForTextOnly(t *testing.T) {
 				t.Errorf("%s/%s: outputSchema %s", p.ID, tool.Name, b)
 				continue
 			}
-			for _, f := range []string{"items", "partial", "partial_reasons", "total_items", "offset", "result_id", "next_offset"} {
+			for _, f := range []string{"items", "partial", "partial_reasons", "total_items", "offset", "result_id", "next_offset", "cut_items"} {
 				if s.Properties[f] == nil {
 					t.Errorf("%s/%s: outputSchema has no %s", p.ID, tool.Name, f)
 				}
