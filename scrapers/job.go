@@ -64,11 +64,17 @@ func (j *Job) Stopped(ctx context.Context) bool {
 
 // Failed records that source failed with err. An error because the call is
 // ending is not the source's fault and is not recorded; a block (a
-// *BlockedError) stops the call; any other error is reported for that
-// source alone, as a failed item.
+// *BlockedError, or a 429 that outlasted the retries) stops the call; any
+// other error is reported for that source alone, as a failed item.
 func (j *Job) Failed(ctx context.Context, source string, err error) {
 	if ctx.Err() != nil {
 		return
+	}
+	// A 429 that outlasted the fetcher's retries is the site rate-limiting
+	// the call: a block, like the others.
+	var se *SiteError
+	if errors.As(err, &se) {
+		err = RateLimited(se.Site, err)
 	}
 	var be *BlockedError
 	j.mu.Lock()

@@ -162,3 +162,24 @@ func TestJobEachBoundsAndStops(t *testing.T) {
 		t.Errorf("%d ran after the call ended", ran.Load())
 	}
 }
+
+// TestJobLastingRateLimitIsABlock: a 429 the fetcher's retries did not
+// outlast stops the call as a rate-limit block naming the site; another
+// HTTP error fails its source alone.
+func TestJobLastingRateLimitIsABlock(t *testing.T) {
+	ctx := context.Background()
+	call := NewCall(nil)
+	j := NewJob(call, 3)
+	j.Failed(ctx, "a", &SiteError{Site: "Shop", URL: "https://shop.test/a", Status: 404})
+	if j.Stopped(ctx) {
+		t.Fatal("a 404 stopped the job")
+	}
+	j.Failed(ctx, "b", &SiteError{Site: "Shop", URL: "https://shop.test/b", Status: 429})
+	if !j.Stopped(ctx) {
+		t.Fatal("a lasting 429 did not stop the job")
+	}
+	var be *BlockedError
+	if err := j.Finish(ctx); !errors.As(err, &be) || be.Kind != BlockRateLimited || be.Site != "Shop" {
+		t.Errorf("Finish = %v, want a rate-limit block naming Shop", err)
+	}
+}

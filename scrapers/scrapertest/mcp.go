@@ -65,3 +65,30 @@ func CallTool(tb testing.TB, cs *mcp.ClientSession, name string, args map[string
 	}
 	return res, page
 }
+
+// WantToolError calls the tool name with args over cs and checks that it
+// answered with a tool error whose text holds every one of wants (the
+// site's name and the block's kind, or the argument's name).
+func WantToolError(tb testing.TB, cs *mcp.ClientSession, name string, args map[string]any, wants ...string) {
+	tb.Helper()
+	res, _ := CallTool(tb, cs, name, args)
+	text := Text(res)
+	if !res.IsError {
+		tb.Errorf("%s %.200v: no tool error: %.300s", name, args, text)
+		return
+	}
+	for _, w := range wants {
+		if !strings.Contains(text, w) {
+			tb.Errorf("%s %.200v: tool error %q does not say %q", name, args, text, w)
+		}
+	}
+}
+
+// Many is a list of n copies of s, for arguments over a list's bound.
+func Many(s string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = s
+	}
+	return out
+}
