@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"mime"
 	"net/url"
+	"os/exec"
 	"strings"
 	"sync"
 	"time"
@@ -380,7 +381,7 @@ func (r *Renderer) classify(ctx, pctx context.Context, b *browserProc, st *tabSt
 	if ctx.Err() != nil {
 		return fmt.Errorf("rendering %s stopped: %w", pageURL, context.Cause(ctx))
 	}
-	if b.ctx.Err() != nil {
+	if browserLost(b, err) {
 		r.drop(b, "the browser exited or its connection was lost")
 		return fmt.Errorf("rendering %s: %w (%v)", pageURL, errBrowserGone, err)
 	}
@@ -419,5 +420,23 @@ func closeTab(cancel context.CancelFunc, wait time.Duration) {
 	select {
 	case <-done:
 	case <-timer.C:
+	}
+}
+
+// browserLost says whether err came from losing the browser: its context
+// ended, or the call says so before the allocator has ended that context.
+func browserLost(b *browserProc, err error) bool {
+	if b.ctx.Err() != nil {
+		return true
+	}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) || strings.Contains(err.Error(), "lost the connection to the browser") {
+		return true
+	}
+	select { // the allocator's cancel may be a moment behind the call's error
+	case <-b.ctx.Done():
+		return true
+	case <-time.After(100 * time.Millisecond):
+		return false
 	}
 }
