@@ -1,17 +1,18 @@
 // Package telemetry builds the host's OpenTelemetry providers from the
-// standard OTEL_* variables: traces (and the mcp.server.operation.duration
-// metric) exported over OTLP HTTP/protobuf when OTEL_EXPORTER_OTLP_ENDPOINT
-// (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set, nothing otherwise.
+// standard OTEL_* variables: traces and the mcp.server.operation.duration
+// metric, exported over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT (or
+// OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set, nothing otherwise.
 //
-// The exporters read the other standard variables themselves:
-// OTEL_EXPORTER_OTLP_HEADERS (an Authorization for a managed endpoint),
-// OTEL_EXPORTER_OTLP_PROTOCOL's http/protobuf default, timeouts and
-// compression; OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES name the
-// service; OTEL_TRACES_SAMPLER picks the sampler (parent-based always-on by
-// default, so a client's unsampled traceparent is not recorded);
+// OTEL_EXPORTER_OTLP_PROTOCOL (or the per-signal one) picks http/protobuf,
+// the default, or grpc. The exporters read the other standard variables
+// themselves: OTEL_EXPORTER_OTLP_HEADERS (an Authorization for a managed
+// endpoint), timeouts, compression, certificates. OTEL_SERVICE_NAME and
+// OTEL_RESOURCE_ATTRIBUTES name the service; OTEL_TRACES_SAMPLER picks the
+// sampler (parent-based always-on by default, so a client's unsampled
+// traceparent is not recorded); OTEL_BSP_* pace the batches;
 // OTEL_METRICS_EXPORTER=none keeps metrics on Prometheus only and
-// OTEL_METRIC_EXPORT_INTERVAL paces them (60 s);
-// OTEL_SDK_DISABLED=true turns everything off.
+// OTEL_METRIC_EXPORT_INTERVAL paces them (60 s); OTEL_SDK_DISABLED=true
+// turns everything off.
 //
 // Every span passes through [Redacting] on its way out: whatever reached
 // an attribute, no license key, URL credentials or query values leave the
@@ -24,7 +25,9 @@ import (
 	"fmt"
 	"strings"
 
+	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetricgrpc"
 	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/metric"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
@@ -73,8 +76,13 @@ func Setup(ctx context.Context, getenv func(string) string, version string) (*Pr
 	if endpoint == "" || strings.EqualFold(getenv("OTEL_SDK_DISABLED"), "true") {
 		return &Providers{}, nil
 	}
-	if p := getenv("OTEL_EXPORTER_OTLP_PROTOCOL"); p != "" && p != "http/protobuf" {
-		return nil, fmt.Errorf("OTEL_EXPORTER_OTLP_PROTOCOL=%q: the host exports over http/protobuf only; unset it or set http/protobuf", p)
+	traceProto, err := protocol(getenv, "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL")
+	if err != nil {
+		return nil, err
+	}
+	metricProto, err := protocol(getenv, "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL")
+	if err != nil {
+		return nil, err
 	}
 	res, err := resource.New(ctx,
 		resource.WithAttributes(semconv.ServiceName(DefaultServiceName), semconv.ServiceVersion(version)),
@@ -82,7 +90,12 @@ func Setup(ctx context.Context, getenv func(string) string, version string) (*Pr
 	if err != nil {
 		return nil, fmt.Errorf("OTEL_RESOURCE_ATTRIBUTES: %w", err)
 	}
-	exp, err := otlptracehttp.New(ctx)
+	var exp sdktrace.SpanExporter
+	if traceProto == "grpc" {
+		exp, err = otlptracegrpc.New(ctx)
+	} else {
+		exp, err = otlptracehttp.New(ctx)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("OTEL_EXPORTER_OTLP_ENDPOINT: the trace exporter cannot be built: %w", err)
 	}
@@ -93,7 +106,12 @@ func Setup(ctx context.Context, getenv func(string) string, version string) (*Pr
 	p := &Providers{Tracer: tp, Endpoint: redactURL(endpoint)}
 	p.shutdown = append(p.shutdown, tp.Shutdown)
 	if !strings.EqualFold(getenv("OTEL_METRICS_EXPORTER"), "none") {
-		mexp, err := otlpmetrichttp.New(ctx)
+		var mexp sdkmetric.Exporter
+		if metricProto == "grpc" {
+			mexp, err = otlpmetricgrpc.New(ctx)
+		} else {
+			mexp, err = otlpmetrichttp.New(ctx)
+		}
 		if err != nil {
 			_ = tp.Shutdown(ctx)
 			return nil, fmt.Errorf("OTEL_EXPORTER_OTLP_ENDPOINT: the metric exporter cannot be built: %w", err)
@@ -104,4 +122,21 @@ func Setup(ctx context.Context, getenv func(string) string, version string) (*Pr
 		p.shutdown = append(p.shutdown, mp.Shutdown)
 	}
 	return p, nil
+}
+
+// protocol is the OTLP protocol for one signal: its own variable, else
+// OTEL_EXPORTER_OTLP_PROTOCOL, else http/protobuf. grpc is taken too (the
+// protocol some managed agents inject); http/json is not.
+func protocol(getenv func(string) string, signalVar string) (string, error) {
+	name, p := signalVar, getenv(signalVar)
+	if p == "" {
+		name, p = "OTEL_EXPORTER_OTLP_PROTOCOL", getenv("OTEL_EXPORTER_OTLP_PROTOCOL")
+	}
+	switch p {
+	case "", "http/protobuf":
+		return "http/protobuf", nil
+	case "grpc":
+		return "grpc", nil
+	}
+	return "", fmt.Errorf("%s=%q: the host exports OTLP over http/protobuf (the default) or grpc; set one of them", name, p)
 }

@@ -77,7 +77,9 @@ func (g *googleProvider) search(ctx context.Context, a *searchArgs, q string, pa
 		}
 		return nil, err
 	}
+	end := scrapers.Extraction(ctx, "search results")
 	serp, err := Extract(resp.Body)
+	end()
 	if err != nil {
 		return nil, &scrapers.SiteError{Site: siteName, URL: u, Err: fmt.Errorf("the page could not be read: %w", err)}
 	}

@@ -169,7 +169,9 @@ func (p *plugin) watchPage(ctx context.Context, id string) (*watchPage, error) {
 	if err != nil {
 		return nil, err
 	}
+	end := scrapers.Extraction(ctx, "watch page")
 	wp, err := parseWatchPage(resp.Body)
+	end()
 	if err != nil {
 		var be *scrapers.BlockedError
 		if errors.As(err, &be) || isUnavailable(err) {

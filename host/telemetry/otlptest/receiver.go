@@ -89,7 +89,13 @@ func (r *Receiver) serveTraces(w http.ResponseWriter, req *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
+	r.addTraces(b, &msg)
+	respond(w, &coltracepb.ExportTraceServiceResponse{})
+}
+
+func (r *Receiver) addTraces(b []byte, msg *coltracepb.ExportTraceServiceRequest) {
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.raw = append(r.raw, b)
 	for _, rs := range msg.ResourceSpans {
 		res := attrMap(rs.GetResource().GetAttributes())
@@ -99,8 +105,6 @@ func (r *Receiver) serveTraces(w http.ResponseWriter, req *http.Request) {
 			}
 		}
 	}
-	r.mu.Unlock()
-	respond(w, &coltracepb.ExportTraceServiceResponse{})
 }
 
 func (r *Receiver) serveMetrics(w http.ResponseWriter, req *http.Request) {
@@ -114,7 +118,13 @@ func (r *Receiver) serveMetrics(w http.ResponseWriter, req *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
+	r.addMetrics(b, &msg)
+	respond(w, &colmetricpb.ExportMetricsServiceResponse{})
+}
+
+func (r *Receiver) addMetrics(b []byte, msg *colmetricpb.ExportMetricsServiceRequest) {
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.raw = append(r.raw, b)
 	for _, rm := range msg.ResourceMetrics {
 		res := attrMap(rm.GetResource().GetAttributes())
@@ -124,8 +134,6 @@ func (r *Receiver) serveMetrics(w http.ResponseWriter, req *http.Request) {
 			}
 		}
 	}
-	r.mu.Unlock()
-	respond(w, &colmetricpb.ExportMetricsServiceResponse{})
 }
 
 func respond(w http.ResponseWriter, m proto.Message) {
