@@ -75,7 +75,9 @@ func (h *Host) getResult(ctx context.Context, c caller, plugin string, raw json.
 	if err := scrapers.DecodeArgs(raw, &args); err != nil {
 		return toolError(err.Error()), "bad_arguments", 0
 	}
-	st, err := h.stores.Results.Get(ctx, c.LicenseHash, args.ResultID)
+	rctx, endSpan := h.childSpan(ctx, "result read")
+	st, err := h.stores.Results.Get(rctx, c.LicenseHash, args.ResultID)
+	endSpan(err)
 	if errors.Is(err, results.ErrNotFound) {
 		return toolError(scrapers.Argf("result_id", "%v", err).Error()), "bad_arguments", 0
 	} else if err != nil {

@@ -134,6 +134,7 @@ func startTracedHostWith(t *testing.T, redisURL string) tracedHost {
 		Env:            map[string]string{"TRACED_BASE_URL": site.URL, "TRACED_PROXY_URLS": proxy + "," + proxy},
 		Logger:         logger,
 		Stores:         stores,
+		Config:         func(c *host.Config) { c.ResultMaxBytes = 1024 },
 		TracerProvider: prov.Tracer, MeterProvider: prov.Meter,
 	})
 	logs := func() []map[string]any {
@@ -429,14 +430,31 @@ func countCallLines(logs []map[string]any) int {
 func TestTraceOfRedisCommands(t *testing.T) {
 	th := startTracedHostWith(t, redistest.URL(t))
 	cs := th.Connect(t, "traced", tracedKey, http.Header{"X-SurfSense-Thread": {"thread-1"}})
-	callWithTraceparent(t, cs, "00-"+clientTraceID+"-"+clientParentID+"-01", "ok/a")
-	spans := th.recv.WaitSpans(t, 10*time.Second, "no tools/call span", func(s []otlptest.Span) bool {
+	// Enough pages that the result passes RESULT_MAX_BYTES (1024 here) and
+	// is stored for get_result.
+	var pages []string
+	for i := range 60 {
+		pages = append(pages, fmt.Sprintf("search/%02d", i))
+	}
+	res := callWithTraceparent(t, cs, "00-"+clientTraceID+"-"+clientParentID+"-01", pages...)
+	var pg struct {
+		ResultID string `json:"result_id"`
+	}
+	if b, err := json.Marshal(res.StructuredContent); err != nil || json.Unmarshal(b, &pg) != nil || pg.ResultID == "" {
+		t.Fatalf("the large result was not stored: %s", text(res))
+	}
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: host.GetResultTool, Arguments: map[string]any{"result_id": pg.ResultID, "offset": 1},
+		Meta: mcp.Meta{"traceparent": "00-" + clientTraceID + "-00000000000000bb-01"}}); err != nil {
+		t.Fatal(err)
+	}
+	spans := th.recv.WaitSpans(t, 10*time.Second, "no tools/call spans", func(s []otlptest.Span) bool {
+		n := 0
 		for _, x := range s {
-			if x.GetName() == "tools/call get" {
-				return true
+			if x.GetName() == "tools/call get" || x.GetName() == "tools/call get_result" {
+				n++
 			}
 		}
-		return false
+		return n == 2
 	})
 	byID := map[string]otlptest.Span{}
 	var call otlptest.Span
@@ -477,6 +495,18 @@ func TestTraceOfRedisCommands(t *testing.T) {
 	}
 	if !vias["rate limit"] {
 		t.Errorf("no redis command under the call's rate limit span (under: %v):\n%s", vias, otlptest.Describe(spans))
+	}
+	if !vias["result store"] {
+		t.Errorf("no redis command under the call's result store span (under: %v)", vias)
+	}
+	var read bool
+	for _, s := range spans {
+		if s.GetName() == "result read" && byID[s.ParentID()].GetName() == "tools/call get_result" {
+			read = true
+		}
+	}
+	if !read {
+		t.Errorf("get_result has no result read span:\n%s", otlptest.Describe(spans))
 	}
 	if !vias[""] {
 		t.Errorf("no redis command of the call itself (its thread registration) (under: %v):\n%s", vias, otlptest.Describe(spans))
