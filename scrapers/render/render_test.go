@@ -651,10 +651,16 @@ func TestRenderReportsUpstream(t *testing.T) {
 // (a DevTools port, GuardFlags), for the RENDERER_URL path.
 func startRemoteChromium(t *testing.T) string {
 	t.Helper()
+	// A profile of its own, removed once the whole process group is gone
+	// (t.TempDir would race the browser's children still writing to it).
+	dir, err := os.MkdirTemp("", "render-remote-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	args := append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
-		"--user-data-dir=" + t.TempDir()}, GuardFlags...)
+		"--user-data-dir=" + dir}, GuardFlags...)
 	cmd := exec.Command(chromium(t), append(args, "about:blank")...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -662,7 +668,16 @@ func startRemoteChromium(t *testing.T) string {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	t.Cleanup(func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = cmd.Wait()
+		for range 20 {
+			if os.RemoveAll(dir) == nil {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
 	found := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)
