@@ -4,9 +4,10 @@
 //
 // One [Store] per replica holds one client and offers the stores the host
 // uses: [Store.Licenses] (license.Store), [Store.Calls] (calls.Registry),
-// [Store.Results] (results.Store), [Store.Limiter] (ratelimit.Limiter) and
-// [Store.SeenStates] (oauthpage.SeenStates), [Store.Usage] (usage.Store);
-// [Store.Check] is the form of
+// [Store.Results] (results.Store), [Store.Limiter] (ratelimit.Limiter),
+// [Store.SeenStates] (oauthpage.SeenStates), [Store.Usage] (usage.Store) and
+// [Store.ResultCache] (the shared result cache: resultcache.Store and
+// resultcache.Leases); [Store.Check] is the form of
 // [Store.Health] that host.Stores.Health takes.
 //
 // # Keys
@@ -27,7 +28,11 @@
 //	                           calls made per license hash (sorted set), 45 / 400 days
 //	usage:plan:<hash>          the plan last seen with the license, 400 days
 //	usage:batch:<id>           a usage batch already counted (SET NX), 1 hour
+//	cache:<key>                a result cache answer, "<fetched ms>|<JSON>", RESULT_CACHE_TTL
+//	cache-lease:<key>          the replica running <key> now (SET NX PX, renewed)
+//	cache-wait:<key>           replicas waiting for that run: sorted set scored by expiry
 //	cancel, ended              pub/sub channels of the thread registry
+//	cache-done                 pub/sub channel: a result cache key was finished
 //
 // Times inside Redis come from Redis (TIME in Lua scripts), so the replicas'
 // clocks never matter. Redis Cluster is not supported: one Redis (or a
@@ -65,6 +70,8 @@
 //     looks in Redis first, then in memory, so a result stored during the
 //     fault is readable from the replica that stored it, for 24 hours or
 //     until it restarts.
+//   - Result cache: this replica's memory; leases are granted at once, so
+//     each replica runs its own questions until Redis answers.
 //   - OAuth states: this replica's memory, so a callback link works once
 //     per replica during the fault (the app accepts a state only once).
 //   - Usage: buffered, then written when Redis answers. Every replica sums

@@ -75,3 +75,59 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
 end
 return 0
 `)
+
+// scriptCacheAcquire answers a result cache lookup or takes its lease.
+// KEYS[1] the answer ("<fetched ms>|<json>"), KEYS[2] the lease; ARGV[1] the
+// holder, ARGV[2] the lease's lifetime in ms, ARGV[3] the oldest fetch time
+// taken (ms). Returns {'hit', answer}, {'lease', ”} when the lease is now
+// the holder's, or {'wait', fetched ms of the answer stored, or -1}.
+var scriptCacheAcquire = redis.NewScript(`
+local v = redis.call('GET', KEYS[1])
+local fetched = -1
+if v then
+  local sep = string.find(v, '|', 1, true)
+  if sep then fetched = tonumber(string.sub(v, 1, sep - 1)) or -1 end
+  if fetched >= 0 and fetched >= tonumber(ARGV[3]) then
+    return {'hit', v}
+  end
+end
+if redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return {'lease', ''}
+end
+if redis.call('GET', KEYS[2]) == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[2], ARGV[2])
+  return {'lease', ''}
+end
+return {'wait', tostring(fetched)}
+`)
+
+// scriptCacheRenew extends the lease KEYS[1] by ARGV[2] ms when ARGV[1]
+// holds it; returns 1, else 0.
+var scriptCacheRenew = redis.NewScript(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+return 0
+`)
+
+// scriptCacheFinish stores ARGV[2] (unless empty) under KEYS[1] for ARGV[3]
+// ms, frees the lease KEYS[2] when ARGV[1] holds it, and publishes ARGV[5]
+// on channel ARGV[4].
+var scriptCacheFinish = redis.NewScript(`
+if ARGV[2] ~= '' then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+end
+if redis.call('GET', KEYS[2]) == ARGV[1] then
+  redis.call('DEL', KEYS[2])
+end
+redis.call('PUBLISH', ARGV[4], ARGV[5])
+return 1
+`)
+
+// scriptCount drops the expired members of KEYS[1] (scored by expiry) and
+// counts the rest.
+var scriptCount = redis.NewScript(luaNow + `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+return redis.call('ZCARD', KEYS[1])
+`)

@@ -124,6 +124,9 @@ type Store struct {
 
 	rlWindow time.Duration // one minute; tests shorten it
 
+	rcOnce sync.Once
+	rc     *ResultCache // the shared result cache (resultcache.go)
+
 	metrics *metrics
 
 	usage        *usage.Buffer
