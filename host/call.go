@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/surfsense/pluginhost/host/calls"
+	"github.com/surfsense/pluginhost/host/resultcache"
 	"github.com/surfsense/pluginhost/scrapers"
 )
 
@@ -38,8 +39,9 @@ type activeCall struct {
 func (a *activeCall) cancel(cause error) { a.cancelCause(cause) }
 
 // toolHandler runs one scraper tool under the host's rules: the call's
-// deadline, cancellation by thread, progress notifications, partial results
-// and large results kept for get_result.
+// deadline, cancellation by thread, progress notifications, partial results,
+// large results kept for get_result, and the shared result cache
+// (resultcache.go): an identical call's stored answer, or its run in flight.
 func (h *Host) toolHandler(p scrapers.Plugin, t scrapers.Tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
@@ -65,58 +67,90 @@ func (h *Host) toolHandler(p scrapers.Plugin, t scrapers.Tool) mcp.ToolHandler {
 				defer done()
 			}
 		}
-		// The deadline is measured from the call's start and gives what was
-		// gathered rather than nothing.
-		runCtx, stop := context.WithTimeoutCause(ctx, h.cfg.CallDeadline, errDeadline)
-		defer stop()
-
-		prog := newProgress(ctx, req)
-		call := scrapers.NewCall(prog.report)
 		stats := &callStats{}
-		finished := make(chan error, 1)
-		go func() {
-			defer func() {
-				if r := recover(); r != nil {
-					h.log.Error("tool panicked", "plugin", p.ID, "tool", t.Name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-					finished <- fmt.Errorf("the tool failed unexpectedly; the error was logged")
-				}
-			}()
-			finished <- t.Run(withCallStats(context.WithValue(runCtx, ctxCaller, c), stats), call, req.Params.Arguments)
-		}()
+		args, maxAge, key, err := h.question(p, t, req.Params.Arguments)
+		if err != nil {
+			res, outcome := h.shape(ctx, p, t, c, scrapers.NewCall(nil), err, nil)
+			h.observeCall(ctx, p.ID, t.Name, c, outcome, 0, start, stats)
+			return res, nil
+		}
+		if e, ok := h.cache.Lookup(ctx, key, maxAge); ok {
+			stats.Served = servedCache
+			res, outcome, items := h.shapeCached(ctx, p, t, c, e)
+			h.observeCall(ctx, p.ID, t.Name, c, outcome, items, start, stats)
+			h.check(p.ID, t.Name, res)
+			return res, nil
+		}
+
+		// The call's own deadline is measured from its start and gives what
+		// was gathered rather than nothing; the run it starts (or joins)
+		// has its own, from its start.
+		waitCtx, stop := context.WithTimeoutCause(ctx, h.cfg.CallDeadline, errDeadline)
+		defer stop()
+		prog := newProgress(ctx, req)
+		stats.Served = servedFresh
+		m := h.cache.Join(resultcache.Start{
+			Key: key, MaxAge: maxAge,
+			Context:  withCallStats(context.WithValue(ctx, ctxCaller, c), stats),
+			Deadline: h.cfg.CallDeadline, DeadlineCause: errDeadline,
+			Run: func(runCtx context.Context, call *scrapers.Call) (err error) {
+				defer func() {
+					if r := recover(); r != nil {
+						h.log.Error("tool panicked", "plugin", p.ID, "tool", t.Name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+						err = fmt.Errorf("the tool failed unexpectedly; the error was logged")
+					}
+				}()
+				return t.Run(runCtx, call, args)
+			},
+			Progress: prog.report,
+		})
 		if rc := requestContext(ctx); rc != nil {
 			stopWatch := context.AfterFunc(rc, func() { cancel(errClientGone) })
 			defer stopWatch()
 		}
-		var runErr error
+		var runErr, cause error
+		var entry *resultcache.Entry
 		tick := time.NewTicker(ProgressInterval)
 		defer tick.Stop()
 	wait:
 		for {
 			select {
-			case runErr = <-finished:
+			case <-m.Done():
+				runErr, cause, entry = m.Result()
 				break wait
 			case <-tick.C:
-				prog.heartbeat(call.Len())
-			case <-runCtx.Done():
-				select {
-				case runErr = <-finished:
-				case <-time.After(stopGrace):
-					runErr = context.Cause(runCtx)
+				prog.heartbeat(m.Call().Len())
+			case <-waitCtx.Done():
+				// The call stops early: its deadline, a cancel by thread,
+				// the drain, or the client leaving. The run stops too
+				// unless another identical call still waits for it.
+				cause = context.Cause(waitCtx)
+				if m.Leave(cause) {
+					select {
+					case <-m.Done():
+						runErr, _, _ = m.Result()
+					case <-time.After(stopGrace + time.Second):
+						runErr = cause
+					}
 				}
 				break wait
 			}
 		}
-		// Why the call stopped early, if it did: the deadline, a cancel by
-		// thread, the drain, or the client leaving.
-		var cause error
-		if runCtx.Err() != nil {
-			cause = context.Cause(runCtx)
-			if cause == context.Canceled {
-				cause = errClientGone // the SDK's own context ended
-			}
+		if cause == context.Canceled {
+			cause = errClientGone // the SDK's own context ended
 		}
-		res, outcome := h.shape(ctx, p, t, c, call, runErr, cause)
-		h.observeCall(ctx, p.ID, t.Name, c, outcome, call.Len(), start, stats)
+		if !m.Ran() {
+			stats.Served = servedShared
+		}
+		if entry != nil { // another replica's run answered, through the cache
+			stats.Served = servedCache
+			res, outcome, items := h.shapeCached(ctx, p, t, c, *entry)
+			h.observeCall(ctx, p.ID, t.Name, c, outcome, items, start, stats)
+			h.check(p.ID, t.Name, res)
+			return res, nil
+		}
+		res, outcome := h.shape(ctx, p, t, c, m.Call(), runErr, cause)
+		h.observeCall(ctx, p.ID, t.Name, c, outcome, m.Call().Len(), start, stats)
 		h.check(p.ID, t.Name, res)
 		return res, nil
 	}
@@ -126,6 +160,13 @@ func (h *Host) toolHandler(p scrapers.Plugin, t scrapers.Tool) mcp.ToolHandler {
 // stats is nil for calls that go upstream for nothing (get_result).
 func (h *Host) observeCall(ctx context.Context, plugin, tool string, c caller, outcome string, items int, start time.Time, stats *callStats) {
 	h.metrics.calls.WithLabelValues(plugin, tool, outcome).Inc()
+	served := ""
+	if stats != nil {
+		served = stats.Served
+	}
+	if served != "" && h.cache.Enabled() {
+		h.metrics.cache.WithLabelValues(plugin, tool, served).Inc()
+	}
 	h.metrics.duration.WithLabelValues(plugin, tool).Observe(time.Since(start).Seconds())
 	var requests, bytes, blocked int64
 	if stats != nil {
@@ -139,5 +180,5 @@ func (h *Host) observeCall(ctx context.Context, plugin, tool string, c caller, o
 	}
 	h.log.Info("tool call", "request_id", RequestIDFrom(ctx), "plugin", plugin, "tool", tool, "outcome", outcome,
 		"items", items, "duration_ms", time.Since(start).Milliseconds(), "thread", c.Thread,
-		"upstream_requests", requests, "upstream_bytes", bytes)
+		"upstream_requests", requests, "upstream_bytes", bytes, "served", served)
 }

@@ -21,6 +21,7 @@ type Config struct {
 	RedisURL    string        // REDIS_URL; "" keeps everything in memory
 
 	ResultMaxBytes int           // RESULT_MAX_BYTES
+	ResultCacheTTL time.Duration // RESULT_CACHE_TTL; 0 turns the result cache off
 	CallDeadline   time.Duration // CALL_DEADLINE
 	ShutdownDrain  time.Duration // SHUTDOWN_DRAIN
 
@@ -64,6 +65,7 @@ func Defaults() Config {
 		PublicURL:          "http://127.0.0.1:8000",
 		License:            LicenseConfig{CacheTTL: 5 * time.Minute, Grace: 24 * time.Hour},
 		ResultMaxBytes:     65536,
+		ResultCacheTTL:     5 * time.Minute,
 		CallDeadline:       240 * time.Second,
 		ShutdownDrain:      30 * time.Second,
 		RateLimitPerMinute: 120,

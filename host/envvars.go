@@ -46,6 +46,7 @@ var vars = []Var{
 	durVar("LICENSE_GRACE", "24h", "How long a key validated as valid stays valid while Keygen is unreachable", 0, 30*24*time.Hour, func(c *Config) *time.Duration { return &c.License.Grace }),
 	strVar("REDIS_URL", "unset: memory, one replica", "Shared state between replicas", func(c *Config) *string { return &c.RedisURL }),
 	intVar("RESULT_MAX_BYTES", "65536", "Largest item payload returned whole; the rest goes to get_result", 1024, 64<<20, func(c *Config) *int { return &c.ResultMaxBytes }),
+	durVar("RESULT_CACHE_TTL", "5m", "How long an identical call (plugin, tool, arguments) is answered from the shared result cache (0: off)", 0, 24*time.Hour, func(c *Config) *time.Duration { return &c.ResultCacheTTL }),
 	durVar("CALL_DEADLINE", "240s", "A call's deadline", time.Second, 299*time.Second, func(c *Config) *time.Duration { return &c.CallDeadline }),
 	durVar("SHUTDOWN_DRAIN", "30s", "How long calls in flight may finish after SIGTERM", 0, 10*time.Minute, func(c *Config) *time.Duration { return &c.ShutdownDrain }),
 	boolVar("ALLOW_PRIVATE_NETWORKS", "false", "Tests and stand-ins only: lets scrapers reach loopback and private addresses", func(c *Config) *bool { return &c.AllowPrivateNetworks }),

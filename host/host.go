@@ -17,6 +17,7 @@ import (
 
 	"github.com/surfsense/pluginhost/host/calls"
 	"github.com/surfsense/pluginhost/host/ratelimit"
+	"github.com/surfsense/pluginhost/host/resultcache"
 	"github.com/surfsense/pluginhost/host/results"
 	"github.com/surfsense/pluginhost/host/usage"
 	"github.com/surfsense/pluginhost/license"
@@ -36,6 +37,11 @@ type Stores struct {
 	// Usage counts what each license used (usagecount.go); usage.Discard
 	// counts nothing.
 	Usage usage.Store
+	// ResultCache keeps the answers of the result cache (RESULT_CACHE_TTL)
+	// and ResultLeases share its runs between replicas; nil keeps answers in
+	// this replica's memory (bounded) and shares runs on it alone.
+	ResultCache  resultcache.Store
+	ResultLeases resultcache.Leases
 	// Health reports the shared store's state for /readyz ("ok" or
 	// "degraded: …"); nil when there is none.
 	Health func() (ok bool, detail string)
@@ -87,6 +93,7 @@ type Host struct {
 	parts   []Part
 	metrics *metrics
 	tel     *telemetry
+	cache   *resultcache.Cache
 	handler http.Handler
 	now     func() time.Time
 	usage   *usageSeries
@@ -146,6 +153,7 @@ func New(cfg Config, opts Options) (*Host, error) {
 		h.now = time.Now
 	}
 	h.usage = newUsageSeries(h.metrics.reg)
+	h.cache = newResultCache(cfg, h.stores, log)
 	backend := opts.Backend
 	if backend == nil {
 		b, err := newBackend(cfg, log)

@@ -359,7 +359,9 @@ func TestMalformedRequests(t *testing.T) {
 
 func TestCancelEndsThreadCallsOfSameLicenseOnly(t *testing.T) {
 	sp := newSlow()
-	h := hosttest.Start(t, hosttest.Options{Plugins: []scrapers.Constructor{sp.ctor}})
+	// Three runs of one question: without the result cache, which would
+	// share one (resultcache_test.go covers cancels of a shared run).
+	h := hosttest.Start(t, hosttest.Options{Plugins: []scrapers.Constructor{sp.ctor}, Config: noResultCache})
 	thread := http.Header{"X-Surfsense-Thread": {"thread-1"}}
 	results := make(chan *mcp.CallToolResult, 3)
 	for _, key := range []string{"alice", "alice", "bob"} {
@@ -412,6 +414,10 @@ func TestCancelEndsThreadCallsOfSameLicenseOnly(t *testing.T) {
 		t.Fatalf("cancel with nothing running: %d %v", resp.StatusCode, body)
 	}
 }
+
+// noResultCache turns the result cache off, for tests of calls that must
+// each run.
+func noResultCache(c *host.Config) { c.ResultCacheTTL = 0 }
 
 func TestCancelledCrawlSendsNoMoreRequests(t *testing.T) {
 	site, hits := crawlSite(t)
@@ -585,6 +591,7 @@ func TestRateLimits(t *testing.T) {
 	h := hosttest.Start(t, hosttest.Options{Plugins: []scrapers.Constructor{sp.ctor}, Config: func(c *host.Config) {
 		c.RateLimitPerMinute = 3
 		c.MaxConcurrentCalls = 1
+		c.ResultCacheTTL = 0 // every call runs: the limits are counted on runs here
 	}})
 	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"work","arguments":{"items":1}}}`
 	auth := map[string][]string{"Authorization": {"License k"}}

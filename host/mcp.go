@@ -104,7 +104,7 @@ func (h *Host) newMCPServer(p scrapers.Plugin, schemas bool) *mcp.Server {
 		if schemas {
 			out = toolOutputSchema(t, false)
 		}
-		srv.AddTool(mcpTool(t, out), h.toolHandler(p, t))
+		srv.AddTool(mcpTool(h.published(t), out), h.toolHandler(p, t))
 	}
 	var out *jsonschema.Schema
 	if schemas {

@@ -19,6 +19,7 @@ type metrics struct {
 	refusals *prometheus.CounterVec
 	upstream *upstreamMetrics // upstreammetrics.go
 	mcp      *mcpMetrics      // tracing.go
+	cache    *prometheus.CounterVec
 }
 
 func newMetrics(reg *prometheus.Registry) *metrics {
@@ -45,9 +46,13 @@ func newMetrics(reg *prometheus.Registry) *metrics {
 	m.refusals = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Namespace: "pluginhost", Name: "http_refusals_total", Help: "Requests refused before reaching a plugin, by reason.",
 	}, []string{"reason"})
+	m.cache = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Namespace: "pluginhost", Name: "result_cache_calls_total",
+		Help: "Tool calls by where their answer came from while the result cache is on: cache (a stored answer), shared (another identical call's run) or fresh (their own run).",
+	}, []string{"plugin", "tool", "served"})
 	// Redis's own series (redis_up, redis_fallbacks_total) come from
 	// host/redisstore, registered in the same registry.
-	m.reg.MustRegister(m.calls, m.duration, m.verdicts, m.inFlight, m.refusals,
+	m.reg.MustRegister(m.calls, m.duration, m.verdicts, m.inFlight, m.refusals, m.cache,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.upstream = newUpstreamMetrics(m.reg)
 	m.mcp = newMCPMetrics(m.reg)

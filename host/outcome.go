@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/surfsense/pluginhost/host/resultcache"
 	"github.com/surfsense/pluginhost/scrapers"
 )
 
@@ -61,6 +62,19 @@ func (h *Host) shape(ctx context.Context, p scrapers.Plugin, t scrapers.Tool, c 
 		return toolError(err.Error()), "tool_error"
 	}
 	return render(page, c.TextOnly), outcome
+}
+
+// shapeCached turns a stored answer into the MCP result: a whole answer,
+// marked cached with its fetch time, paged for this caller (a get_result id
+// is this license's own). It returns the outcome and the items on the page.
+func (h *Host) shapeCached(ctx context.Context, p scrapers.Plugin, t scrapers.Tool, c caller, e resultcache.Entry) (*mcp.CallToolResult, string, int) {
+	page, err := h.page(ctx, c, p.ID, t.Name, e.Outcome(), 0, "", false)
+	if err != nil {
+		return toolError(err.Error()), "tool_error", 0
+	}
+	at := e.FetchedAt.UTC()
+	page.Cached, page.FetchedAt = true, &at
+	return render(page, c.TextOnly), "ok", len(e.Items)
 }
 
 // everyFailed is the tool error when every source failed: a list of them.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 	"unicode/utf8"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -24,8 +25,12 @@ type Page struct {
 	NextOffset     *int              `json:"next_offset,omitempty"`
 	// CutItems names the items on this page that were cut to fit
 	// RESULT_MAX_BYTES; get_result with whole returns each uncut.
-	CutItems []CutItem      `json:"cut_items,omitempty"`
-	Meta     map[string]any `json:"-"`
+	CutItems []CutItem `json:"cut_items,omitempty"`
+	// Cached and FetchedAt mark an answer from the shared result cache
+	// (resultcache.go): when its run began fetching.
+	Cached    bool           `json:"cached,omitempty"`
+	FetchedAt *time.Time     `json:"fetched_at,omitempty"`
+	Meta      map[string]any `json:"-"`
 }
 
 // CutItem is one item cut to fit a page: its index in the result, its size

@@ -83,8 +83,17 @@ func startReplicas(t testing.TB, url string, n int, backend license.Backend, tim
 		t.Cleanup(func() { _ = st.Close() })
 		p := newRepPlugin()
 		h := hosttest.Start(t, hosttest.Options{
-			Plugins: []scrapers.Constructor{p.ctor}, Backend: backend, Config: cfg,
-			Stores: host.Stores{Licenses: st.Licenses(), Calls: st.Calls(), Results: st.Results(), Limits: st.Limiter(), Health: st.Check},
+			Plugins: []scrapers.Constructor{p.ctor}, Backend: backend,
+			// The result cache is off unless cfg turns it on: these tests
+			// count runs of one question (resultcache_test.go shares them).
+			Config: func(c *host.Config) {
+				c.ResultCacheTTL = 0
+				if cfg != nil {
+					cfg(c)
+				}
+			},
+			Stores: host.Stores{Licenses: st.Licenses(), Calls: st.Calls(), Results: st.Results(), Limits: st.Limiter(), Health: st.Check,
+				ResultCache: st.ResultCache(), ResultLeases: st.ResultCache()},
 		})
 		out = append(out, &replica{Host: h, store: st, plugin: p})
 	}

@@ -17,7 +17,19 @@ type callStats struct {
 	Requests atomic.Int64
 	Bytes    atomic.Int64
 	Blocked  atomic.Int64
+	// Served says where the answer came from (set before the call's end is
+	// observed; "" for a call refused before anything ran): servedFresh (its own run), servedShared (another identical
+	// call's run, in flight with it) or servedCache (the result cache). Only a
+	// fresh call has upstream requests of its own; the others saved them.
+	Served string
 }
+
+// Where an answer came from (callStats.Served).
+const (
+	servedFresh  = "fresh"
+	servedShared = "shared"
+	servedCache  = "cache"
+)
 
 func withCallStats(ctx context.Context, s *callStats) context.Context {
 	return context.WithValue(ctx, ctxCallStats, s)

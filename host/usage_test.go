@@ -116,7 +116,15 @@ func startUsageReplicas(t testing.TB, url string, n int, clock *testClock, backe
 			stores = host.Stores{Licenses: st.Licenses(), Calls: st.Calls(), Results: st.Results(), Limits: st.Limiter(), Usage: st.Usage(), Health: st.Check}
 		}
 		r.Host = hosttest.Start(t, hosttest.Options{
-			Plugins: []scrapers.Constructor{meteredPlugin(r.started)}, Backend: backend, Config: cfg, Stores: stores,
+			Plugins: []scrapers.Constructor{meteredPlugin(r.started)}, Backend: backend, Stores: stores,
+			// Every call runs and goes upstream: these tests count repeats
+			// of one call, which the result cache would answer itself.
+			Config: func(c *host.Config) {
+				c.ResultCacheTTL = 0
+				if cfg != nil {
+					cfg(c)
+				}
+			},
 			Env: map[string]string{"METERED_BASE_URL": site.URL}, Now: clock.Now,
 		})
 		out = append(out, r)

@@ -8,6 +8,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // DecodeArgs decodes raw tool arguments into v strictly: null or absent is an
@@ -106,4 +108,34 @@ func ListLen(arg string, list []string, lo, hi int) error {
 		}
 	}
 	return nil
+}
+
+// CanonicalArgs is one spelling of a call's arguments, so that identical
+// questions share a cache key: the JSON object with every argument the
+// schema gives a default and the call left out filled with that default,
+// keys sorted, no space, numbers as written. (A default a tool applies
+// without publishing it in its schema is not filled: such a call and one
+// spelling the default out are two questions.)
+func CanonicalArgs(raw json.RawMessage, schema *jsonschema.Schema) ([]byte, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		raw = []byte("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return nil, &ArgError{Arg: "arguments", Rule: "must be a JSON object"}
+	}
+	if m == nil {
+		m = map[string]any{}
+	}
+	if schema != nil {
+		for name, p := range schema.Properties {
+			if _, set := m[name]; !set && p != nil && len(p.Default) > 0 {
+				m[name] = p.Default
+			}
+		}
+	}
+	return json.Marshal(m)
 }

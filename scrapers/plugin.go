@@ -65,6 +65,11 @@ type Tool struct {
 	// items to call as it goes. An error it returns is a tool error; items
 	// already added are still returned, marked partial.
 	Run func(ctx context.Context, call *Call, raw json.RawMessage) error
+	// Canonical decodes and validates raw arguments as Run does and returns
+	// their canonical encoding ([CanonicalArgs]): the host's result cache
+	// keys calls by it. An error is Run's argument error. Nil: the host
+	// uses CanonicalArgs alone.
+	Canonical func(raw json.RawMessage) ([]byte, error)
 }
 
 // Validator is implemented by argument types that check their own rules after
@@ -103,6 +108,13 @@ func NewTool[Args any](name, title, description string, schema func(*jsonschema.
 				return err
 			}
 			return run(ctx, call, args)
+		},
+		Canonical: func(raw json.RawMessage) ([]byte, error) {
+			var args Args
+			if err := DecodeArgs(raw, &args); err != nil {
+				return nil, err
+			}
+			return CanonicalArgs(raw, s)
 		},
 	}
 }

@@ -2,6 +2,8 @@ package resultcache
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -32,7 +34,8 @@ type Options struct {
 	// Leases share runs between replicas; nil shares them on this replica
 	// only.
 	Leases Leases
-	// Replica names this replica in the lease holders; "" is "replica".
+	// Replica names this replica in the lease holders, uniquely among the
+	// replicas; "" is a random name.
 	Replica string
 	// LeaseTTL is how long a lease outlives its holder's last renewal (a
 	// replica that died is replaced after at most this); zero is
@@ -65,7 +68,9 @@ func New(o Options) *Cache {
 		o.Store = &Memory{}
 	}
 	if o.Replica == "" {
-		o.Replica = "replica"
+		var b [6]byte
+		_, _ = rand.Read(b[:])
+		o.Replica = "r-" + hex.EncodeToString(b[:])
 	}
 	if o.LeaseTTL <= 0 {
 		o.LeaseTTL = DefaultLeaseTTL
