@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -103,20 +104,47 @@ func (hp *hostProcess) runtimeFigures() string {
 	return strings.Join(parts, ", ")
 }
 
-// saveHeapProfile writes the host's heap profile (from the metrics
-// listener's /debug/pprof/heap) to path.
-func (hp *hostProcess) saveHeapProfile(path string) error {
-	resp, err := http.Get(strings.TrimSuffix(hp.metrics, "/metrics") + "/debug/pprof/heap")
-	if err != nil {
+// saveProfiles writes the host's heap profile (heap.pprof, from the metrics
+// listener's /debug/pprof/heap) and its goroutines grouped by stack
+// (goroutines.txt) into dir.
+func (hp *hostProcess) saveProfiles(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
+	}
+	for file, path := range map[string]string{"heap.pprof": "/debug/pprof/heap", "goroutines.txt": "/debug/pprof/goroutine?debug=1"} {
+		resp, err := http.Get(strings.TrimSuffix(hp.metrics, "/metrics") + path)
+		if err != nil {
+			return err
+		}
+		b, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			return err
+		}
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("the host answered %s for %s", resp.Status, path)
+		}
+		if err := os.WriteFile(filepath.Join(dir, file), b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// metric reads one unlabelled series from the host's metrics; -1 when it
+// cannot be read.
+func (hp *hostProcess) metric(name string) float64 {
+	resp, err := http.Get(hp.metrics)
+	if err != nil {
+		return -1
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("the host answered %s", resp.Status)
+	b, _ := io.ReadAll(resp.Body)
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == name {
+			v, _ := strconv.ParseFloat(f[1], 64)
+			return v
+		}
 	}
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, b, 0o644)
+	return -1
 }

@@ -20,7 +20,6 @@ import (
 	"github.com/surfsense/pluginhost/host/usage"
 	"github.com/surfsense/pluginhost/license"
 	"github.com/surfsense/pluginhost/scrapers"
-	"github.com/surfsense/pluginhost/scrapers/webcrawl"
 )
 
 // UsageReport is the cost of counting usage (issue 15): web-crawl.crawl of
@@ -64,7 +63,7 @@ func UsageCost(ctx context.Context, opts Options, w io.Writer) (UsageReport, err
 		cfg.AllowPrivateNetworks = true
 		cfg.RateLimitPerMinute, cfg.MaxConcurrentCalls = 0, 0
 		cfg.Getenv = func(string) string { return "" }
-		h, err := host.New(cfg, host.Options{Logger: quiet, Plugins: []scrapers.Constructor{webcrawl.New}, Backend: license.Dev{}, Stores: stores})
+		h, err := host.New(cfg, host.Options{Logger: quiet, Plugins: []scrapers.Constructor{benchCrawl}, Backend: license.Dev{}, Stores: stores})
 		if err != nil {
 			return "", err
 		}
@@ -120,7 +119,7 @@ func UsageCost(ctx context.Context, opts Options, w io.Writer) (UsageReport, err
 			return rep, err
 		}
 	}
-	args := map[string]any{"start_urls": []string{site.URL + "/page"}}
+	args := uniquePages(site.URL + "/page")
 	fmt.Fprintf(w, "\nusage counting: web-crawl.crawl of one page, counting on against off, %d rounds, %d clients × %d calls on each host, every client's calls interleaved across the four hosts\n", opts.Rounds, opts.Clients, opts.Calls)
 	urls := make([]string, len(ms))
 	for i, m := range ms {
@@ -190,7 +189,7 @@ func perEvent(st usage.Store) time.Duration {
 // calls go round the endpoints (each client starting at another), so that
 // the machine's drift falls on every endpoint alike. It returns the
 // latencies and errors per endpoint.
-func driveInterleaved(ctx context.Context, endpoints []string, tool string, args map[string]any, opts Options) ([][]time.Duration, []int, time.Duration, error) {
+func driveInterleaved(ctx context.Context, endpoints []string, tool string, args func() map[string]any, opts Options) ([][]time.Duration, []int, time.Duration, error) {
 	k := len(endpoints)
 	sessions := make([][]*mcp.ClientSession, opts.Clients)
 	for i := range sessions {
@@ -204,7 +203,7 @@ func driveInterleaved(ctx context.Context, endpoints []string, tool string, args
 		}
 	}
 	one := func(cs *mcp.ClientSession) error {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args()})
 		if err == nil && res.IsError {
 			err = fmt.Errorf("tool error: %v", res.Content)
 		}
