@@ -28,6 +28,7 @@ type browserProc struct {
 	cancel  func()
 	product string // Chrome/156.0…
 	pid     int    // 0 for a remote browser
+	dir     string // a local browser's profile, removed when it stops
 }
 
 // GuardFlags are the Chromium switches every renderer's browser runs with,
@@ -79,11 +80,19 @@ func (r *Renderer) start(gen int) (*browserProc, error) {
 	var allocCancel context.CancelFunc
 	if r.cfg.URL != "" {
 		allocCtx, allocCancel = remote.NewAllocator(context.Background(), r.cfg.URL, remote.WithDialTimeout(10*time.Second))
-	} else {
-		allocCtx, allocCancel = chromedp.NewExecAllocator(context.Background(), localFlags(r.cfg.Bin)...)
+	}
+	var dir string
+	if r.cfg.URL == "" {
+		// A fresh profile per browser, ours to remove: a browser that is
+		// killed (crashed, hung) leaves none behind.
+		var err error
+		if dir, err = os.MkdirTemp("", "pluginhost-render-"); err != nil {
+			return nil, r.startError(err)
+		}
+		allocCtx, allocCancel = chromedp.NewExecAllocator(context.Background(), append(localFlags(r.cfg.Bin), chromedp.UserDataDir(dir))...)
 	}
 	ctx, cancel := chromedp.NewContext(allocCtx)
-	b := &browserProc{gen: gen, ctx: ctx, cancel: func() { cancel(); allocCancel() }}
+	b := &browserProc{gen: gen, ctx: ctx, cancel: func() { cancel(); allocCancel() }, dir: dir}
 	started := make(chan error, 1)
 	go func() {
 		if err := chromedp.Do(ctx); err != nil {
@@ -101,11 +110,11 @@ func (r *Renderer) start(gen int) (*browserProc, error) {
 	select {
 	case err := <-started:
 		if err != nil {
-			b.cancel()
+			b.stop()
 			return nil, r.startError(err)
 		}
 	case <-timer.C:
-		b.cancel()
+		b.stop()
 		return nil, r.startError(errors.New("it did not answer within 30s"))
 	}
 	if p := chromedp.FromContext(ctx).Browser.Process(); p != nil {
@@ -143,6 +152,19 @@ func (b *browserProc) stop() {
 			if p, err := os.FindProcess(b.pid); err == nil {
 				_ = p.Kill()
 			}
+		}
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+		}
+	}
+	if b.dir != "" {
+		// Its child processes may write a moment after it exits.
+		for range 50 {
+			if os.RemoveAll(b.dir) == nil {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
 		}
 	}
 }

@@ -466,6 +466,15 @@ func TestRenderBrowserCrashMidRender(t *testing.T) {
 	if err != nil || nb == b || nb.pid == b.pid {
 		t.Fatalf("no new browser after the crash: %v", err)
 	}
+	// The killed browser's profile goes with it.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if _, err := os.Stat(b.dir); os.IsNotExist(err) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the crashed browser's profile %s is still there", b.dir)
+		}
+	}
 	if st := r.Status(); !strings.Contains(st, "restarted 1 times") && !strings.Contains(st, "degraded") {
 		t.Fatalf("status does not name the restart: %s", st)
 	}
