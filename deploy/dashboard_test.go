@@ -106,8 +106,9 @@ func dashboardPlugin(env scrapers.Env) (scrapers.Plugin, error) {
 }
 
 // servedAfterExercise runs a real host (its Redis unreachable, so that the
-// Redis series have samples too), makes it answer, block, retry, refuse
-// and check licenses, and returns the metric names its listener serves.
+// Redis series have samples too), makes it answer (once from its result
+// cache), block, retry, refuse and check licenses, and returns the metric
+// names its listener serves.
 func servedAfterExercise(t *testing.T) map[string]bool {
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.Contains(r.URL.Path, "captcha") {
@@ -212,6 +213,7 @@ func TestDashboardQueriesServedSeries(t *testing.T) {
 	for _, want := range []string{
 		"pluginhost_tool_calls_total", "pluginhost_tool_call_duration_seconds_bucket", "pluginhost_tool_calls_in_flight",
 		"pluginhost_upstream_requests_total", "pluginhost_license_verdicts_total", "redis_up", "mcp_server_operation_duration_seconds_bucket",
+		"pluginhost_result_cache_calls_total",
 	} {
 		if queried[want] == nil {
 			t.Errorf("the dashboard does not show %s", want)
