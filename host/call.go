@@ -59,8 +59,14 @@ func (h *Host) toolHandler(p scrapers.Plugin, t scrapers.Tool) mcp.ToolHandler {
 		ac := &activeCall{cancelCause: cancel}
 		h.track(ac, true)
 		defer h.track(ac, false)
+		// A cancelled call gives its slot back at once (clientcancel.go).
+		endCall := func(cause error) {
+			cancel(cause)
+			freeSlot(ctx)
+		}
+		defer h.registerRequest(ctx, p.ID, c, func() { endCall(errClientCancelled) })()
 		if c.Thread != "" {
-			done, err := h.stores.Calls.Start(ctx, calls.Key{License: c.LicenseHash, Thread: c.Thread}, func() { cancel(scrapers.ErrCancelled) })
+			done, err := h.stores.Calls.Start(ctx, calls.Key{License: c.LicenseHash, Thread: c.Thread}, func() { endCall(scrapers.ErrCancelled) })
 			if err != nil {
 				h.log.Warn("call not registered for cancel", "plugin", p.ID, "err", err)
 			} else {

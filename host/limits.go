@@ -1,6 +1,7 @@
 package host
 
 import (
+	"context"
 	"net/http"
 	"time"
 )
@@ -20,7 +21,7 @@ func (h *Host) limitCalls(plugin string) func(http.Handler) http.Handler {
 			lctx, endSpan := h.childSpan(r.Context(), "rate limit")
 			// The slot first: a call refused for too many in flight does not
 			// use up the per-minute budget.
-			release, ok, err := h.stores.Limits.Acquire(lctx, c.LicenseHash, h.cfg.MaxConcurrentCalls)
+			release, ok, err := h.acquireSlot(lctx, c.LicenseHash)
 			if err != nil {
 				h.log.Warn("concurrency limiter failed; letting the call through", "err", err)
 			} else if !ok {
@@ -29,7 +30,9 @@ func (h *Host) limitCalls(plugin string) func(http.Handler) http.Handler {
 				h.refuse(w, http.StatusTooManyRequests, "rate_limited", "too many calls in flight with this license; wait for one to end", 1)
 				return
 			} else {
+				slot := &callSlot{release: release}
 				defer release()
+				r = r.WithContext(context.WithValue(r.Context(), ctxSlot, slot))
 			}
 			ok, retry, err := h.stores.Limits.Allow(lctx, c.LicenseHash, plugin, h.cfg.RateLimitFor(plugin))
 			if err != nil {
@@ -44,5 +47,22 @@ func (h *Host) limitCalls(plugin string) func(http.Handler) http.Handler {
 			endSpan(nil, rateLimitResult("allowed"))
 			next.ServeHTTP(w, r)
 		})
+	}
+}
+
+// acquireSlot takes a slot under MAX_CONCURRENT_CALLS, waiting up to
+// SlotWait for one to come free (clientcancel.go says why).
+func (h *Host) acquireSlot(ctx context.Context, license string) (func(), bool, error) {
+	deadline := time.Now().Add(SlotWait)
+	for {
+		release, ok, err := h.stores.Limits.Acquire(ctx, license, h.cfg.MaxConcurrentCalls)
+		if ok || err != nil || !time.Now().Before(deadline) {
+			return release, ok, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, false, nil
+		case <-time.After(20 * time.Millisecond):
+		}
 	}
 }

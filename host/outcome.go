@@ -18,6 +18,8 @@ func (h *Host) shape(ctx context.Context, p scrapers.Plugin, t scrapers.Tool, c 
 	switch {
 	case errors.Is(cause, scrapers.ErrCancelled):
 		return toolError("The call was cancelled (POST /cancel for its thread): " + p.Name + " stopped and sent no further requests."), "cancelled"
+	case errors.Is(cause, errClientCancelled):
+		return toolError("The client cancelled the call (notifications/cancelled): " + p.Name + " stopped and sent no further requests."), "cancelled"
 	case errors.Is(cause, scrapers.ErrShuttingDown):
 		return toolError("The plugin host is shutting down and stopped this call; call the tool again."), "shutdown"
 	case errors.Is(cause, errClientGone):

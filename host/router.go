@@ -33,7 +33,7 @@ func (h *Host) routes() http.Handler {
 	for _, m := range h.plugins {
 		// The license is checked before the method (CONTRACTS.md, "The
 		// license"): a bad key on GET is a 401, not a 405.
-		mcpRoute := chi.Chain(h.readMessage, h.startMCPSpan, h.limitCalls(m.plugin.ID)).Handler(m.handler)
+		mcpRoute := chi.Chain(h.readMessage, h.startMCPSpan, h.cancelByRequest(m.plugin.ID), h.limitCalls(m.plugin.ID)).Handler(m.handler)
 		r.With(h.observeMCP(m.plugin), h.refuseWhileDraining, h.requireLicense).Handle("/"+m.plugin.ID+"/mcp", onlyPOST(mcpRoute))
 	}
 	for _, p := range h.parts {

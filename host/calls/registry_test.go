@@ -2,6 +2,7 @@ package calls
 
 import (
 	"context"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -76,5 +77,54 @@ func TestWaitEndedAndCountOpen(t *testing.T) {
 	}
 	if n := WaitEnded(context.Background(), []<-chan struct{}{closed}, time.Hour); n != 0 {
 		t.Fatalf("WaitEnded on closed %d", n)
+	}
+}
+
+func TestMemoryCancelRequestEndsOnlyTheOneMatch(t *testing.T) {
+	m := &Memory{}
+	ctx := context.Background()
+	var got sync.Map
+	start := func(name string, r Request) func() {
+		done, _ := m.StartRequest(ctx, r, func() { got.Store(name, true) })
+		return done
+	}
+	mine := Request{License: "L1", Plugin: "p", ID: "7"}
+	start("mine", mine)
+	start("other license", Request{License: "L2", Plugin: "p", ID: "7"})
+	start("other plugin", Request{License: "L1", Plugin: "q", ID: "7"})
+	start("other id", Request{License: "L1", Plugin: "p", ID: `"7"`})
+	if n, _ := m.CancelRequest(ctx, mine); n != 1 {
+		t.Fatalf("matched %d, want 1", n)
+	}
+	for _, name := range []string{"other license", "other plugin", "other id"} {
+		if _, ok := got.Load(name); ok {
+			t.Errorf("cancelled %s", name)
+		}
+	}
+	if _, ok := got.Load("mine"); !ok {
+		t.Fatal("the call was not cancelled")
+	}
+
+	// Two calls share license, plugin and id: told apart by thread, or not
+	// at all.
+	a := Request{License: "L3", Plugin: "p", ID: "1", Thread: "a"}
+	b := Request{License: "L3", Plugin: "p", ID: "1", Thread: "b"}
+	doneA := start("a", a)
+	start("b", b)
+	if n, _ := m.CancelRequest(ctx, Request{License: "L3", Plugin: "p", ID: "1"}); n != 2 {
+		t.Fatalf("a cancel without thread matched %d, want 2", n)
+	}
+	if _, ok := got.Load("a"); ok {
+		t.Fatal("an ambiguous cancel ended a call")
+	}
+	if n, _ := m.CancelRequest(ctx, b); n != 1 {
+		t.Fatalf("thread b matched %d", n)
+	}
+	if _, ok := got.Load("a"); ok {
+		t.Fatal("thread b's cancel ended thread a's call")
+	}
+	doneA()
+	if n, _ := m.CancelRequest(ctx, a); n != 0 {
+		t.Fatalf("an ended call matched: %d", n)
 	}
 }

@@ -33,6 +33,9 @@ type keyMsg struct {
 	License string `json:"l"`
 	Thread  string `json:"t"`
 	From    string `json:"r,omitempty"`
+	// Member, on the cancel channel, names the one call by request id to
+	// cancel (requests.go); the message is about no thread then.
+	Member string `json:"m,omitempty"`
 }
 
 func (s *Store) callsKey(k calls.Key) string { return s.key("calls", k.License, k.Thread) }
@@ -347,6 +350,10 @@ func (s *Store) handleMessage(channel, payload string) {
 	key := calls.Key{License: km.License, Thread: km.Thread}
 	switch channel {
 	case s.key("cancel"):
+		if km.Member != "" {
+			s.handleCancelOne(km)
+			return
+		}
 		if km.From != s.replica { // the canceller cancels its own directly
 			s.calMem.CancelLocal(key)
 		}

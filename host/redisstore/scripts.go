@@ -131,3 +131,23 @@ var scriptCount = redis.NewScript(luaNow + `
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 return redis.call('ZCARD', KEYS[1])
 `)
+
+// scriptCancelOne drops expired members of KEYS[1] and returns those whose
+// thread (after "|") is ARGV[2], or all when ARGV[2] is empty; when exactly
+// one is left it publishes {"l":ARGV[3],"m":member} on channel ARGV[1], for
+// the replica that runs it.
+var scriptCancelOne = redis.NewScript(luaNow + `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+local members = redis.call('ZRANGE', KEYS[1], 0, -1)
+local match = {}
+local suffix = '|' .. ARGV[2]
+for _, m in ipairs(members) do
+  if ARGV[2] == '' or string.sub(m, -string.len(suffix)) == suffix then
+    match[#match + 1] = m
+  end
+end
+if #match == 1 then
+  redis.call('PUBLISH', ARGV[1], cjson.encode({l = ARGV[3], m = match[1]}))
+end
+return match
+`)

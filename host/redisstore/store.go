@@ -102,11 +102,13 @@ type Store struct {
 	beatNow chan struct{} // asks the heartbeat loop to run at once
 
 	// in-memory fallbacks
-	licMem  license.MemoryStore
-	calMem  calls.Memory
-	resMem  results.Memory
-	rlMem   ratelimit.Memory
-	seenMem oauthpage.MemorySeen
+	licMem license.MemoryStore
+	calMem calls.Memory
+	// this replica's calls by request id, by their member (requests.go)
+	reqCalls requestCalls
+	resMem   results.Memory
+	rlMem    ratelimit.Memory
+	seenMem  oauthpage.MemorySeen
 
 	// this replica's registrations, refreshed by heartbeats
 	regMu   sync.Mutex
