@@ -31,6 +31,7 @@ type keepAlive struct {
 	last    time.Time // the last write, by either side
 	stopped chan struct{}
 	once    sync.Once
+	timer   *time.Timer // fills silences (tick); a timer, not a goroutine per call
 }
 
 func newKeepAlive(w http.ResponseWriter, sse bool) *keepAlive {
@@ -91,43 +92,49 @@ func (k *keepAlive) filler(first bool) []byte {
 // it handed the call to its handler) and keeps the response from going
 // silent until stop. Only the first start counts.
 func (k *keepAlive) start() {
-	first := false
 	k.mu.Lock()
 	if !k.closed && !k.started {
-		first = true
 		k.started = true
 		k.w.WriteHeader(http.StatusOK)
 		_, _ = k.w.Write(k.filler(true))
 		_ = http.NewResponseController(k.w).Flush()
 		k.last = time.Now()
+		k.timer = time.AfterFunc(KeepAliveInterval/4, k.tick)
 	}
 	k.mu.Unlock()
-	if first {
-		go k.loop()
-	}
 }
 
-func (k *keepAlive) loop() {
-	tick := time.NewTicker(KeepAliveInterval / 4)
-	defer tick.Stop()
-	for {
-		select {
-		case <-k.stopped:
-			return
-		case <-tick.C:
-			k.mu.Lock()
-			if !k.closed && time.Since(k.last) >= KeepAliveInterval*3/4 {
-				_, _ = k.w.Write(k.filler(false))
-				_ = http.NewResponseController(k.w).Flush()
-				k.last = time.Now()
-			}
-			k.mu.Unlock()
+// tick fills a silence of three quarters of KeepAliveInterval, and comes
+// back every quarter until the call ends.
+func (k *keepAlive) tick() {
+	select {
+	case <-k.stopped:
+		return
+	default:
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.closed {
+		return
+	}
+	if time.Since(k.last) >= KeepAliveInterval*3/4 {
+		_, _ = k.w.Write(k.filler(false))
+		_ = http.NewResponseController(k.w).Flush()
+		k.last = time.Now()
+	}
+	k.timer.Reset(KeepAliveInterval / 4)
+}
+
+func (k *keepAlive) stop() {
+	k.once.Do(func() {
+		close(k.stopped)
+		k.mu.Lock()
+		if k.timer != nil {
+			k.timer.Stop()
 		}
-	}
+		k.mu.Unlock()
+	})
 }
-
-// stop ends the filling; the call's result follows from the SDK.
-func (k *keepAlive) stop() { k.once.Do(func() { close(k.stopped) }) }
 
 // close is called when the SDK's handler returned: the writer is dead.
 func (k *keepAlive) close() {

@@ -41,6 +41,9 @@ type Options struct {
 	Replicas int
 	// SkipUsage skips the cost of counting usage (usage.go).
 	SkipUsage bool
+	// SkipCalls skips the side-by-side host and bare measures of
+	// tools/list and crawl (and the license check).
+	SkipCalls bool
 	// HostCommand, when set, runs the host for the memory measure in its own
 	// process (the pluginhost binary and its arguments, e.g. [self, "serve"]),
 	// so that its RSS is the host's alone, without the bench's clients.
@@ -142,6 +145,36 @@ func Run(ctx context.Context, opts Options, w io.Writer) (Report, error) {
 		opts.Clients, opts.Calls, opts.Rounds, runtime.GOMAXPROCS(0))
 	hostURL, bareURL := hostSrv.URL+"/web-crawl/mcp", bareSrv.URL+"/mcp"
 	crawlArgs := uniquePages(page)
+	if !opts.SkipCalls {
+		if err := sideBySide(ctx, h, opts, hostURL, bareURL, crawlArgs, &rep, w); err != nil {
+			return rep, err
+		}
+	}
+	if opts.InFlight > 0 {
+		if err := inFlight(ctx, opts, h, hostURL, site, &rep, w); err != nil {
+			return rep, err
+		}
+	}
+	if opts.Replicas > 0 {
+		rr, err := Replicas(ctx, opts.Replicas, w)
+		if err != nil {
+			return rep, fmt.Errorf("the replica measure: %w", err)
+		}
+		rep.Replicas = rr
+	}
+	if !opts.SkipUsage {
+		ur, err := UsageCost(ctx, opts, w)
+		if err != nil {
+			return rep, fmt.Errorf("the usage measure: %w", err)
+		}
+		rep.Usage = ur
+	}
+	return rep, nil
+}
+
+// sideBySide measures tools/list and crawl on the host and the bare server,
+// alternating rounds, and a cached license check.
+func sideBySide(ctx context.Context, h *host.Host, opts Options, hostURL, bareURL string, crawlArgs func() map[string]any, rep *Report, w io.Writer) error {
 	var hl, bl, hc, bc []time.Duration
 	var hle, ble, hce, bce int
 	var hlt, blt, hct, bct time.Duration
@@ -158,7 +191,7 @@ func Run(ctx context.Context, opts Options, w io.Writer) (Report, error) {
 		} {
 			lat, errs, elapsed, err := drive(ctx, m.url, m.tool, crawlArgs, opts)
 			if err != nil {
-				return rep, err
+				return err
 			}
 			*m.lat = append(*m.lat, lat...)
 			*m.errs += errs
@@ -183,26 +216,7 @@ func Run(ctx context.Context, opts Options, w io.Writer) (Report, error) {
 	rep.CachedCheck = time.Since(start) / n
 	fmt.Fprintf(w, "\ncached license check: %s per check (target ≤ 20µs)\n", rep.CachedCheck)
 
-	if opts.InFlight > 0 {
-		if err := inFlight(ctx, opts, h, hostURL, site, &rep, w); err != nil {
-			return rep, err
-		}
-	}
-	if opts.Replicas > 0 {
-		rr, err := Replicas(ctx, opts.Replicas, w)
-		if err != nil {
-			return rep, fmt.Errorf("the replica measure: %w", err)
-		}
-		rep.Replicas = rr
-	}
-	if !opts.SkipUsage {
-		ur, err := UsageCost(ctx, opts, w)
-		if err != nil {
-			return rep, fmt.Errorf("the usage measure: %w", err)
-		}
-		rep.Usage = ur
-	}
-	return rep, nil
+	return nil
 }
 
 func ratio(a, b time.Duration) float64 {

@@ -23,6 +23,7 @@ func bench(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.Rounds, "rounds", 3, "alternating host/bare rounds")
 	fs.IntVar(&o.InFlight, "inflight", 1000, "calls held in flight for the memory measure (-1 skips)")
 	fs.IntVar(&o.Replicas, "replicas", 100, "cancels measured across three replicas sharing Redis (REDIS_URL, else a redis-server started here; -1 skips)")
+	fs.BoolVar(&o.SkipCalls, "skip-calls", false, "skip the side-by-side host and bare measures of tools/list and crawl")
 	fs.BoolVar(&o.SkipUsage, "skip-usage", false, "skip the cost of counting usage (web-crawl.crawl with counting on and off, in memory and with Redis)")
 	fs.DurationVar(&o.Timeout, "timeout", 10*time.Minute, "the whole run's limit")
 	if err := fs.Parse(args); err != nil {

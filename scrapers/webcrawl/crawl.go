@@ -191,44 +191,56 @@ func (cr *crawler) crawl(ctx context.Context, call *scrapers.Call, args crawlArg
 		mu.Unlock()
 	})
 	defer stop()
+	// Workers start as pages wait for one (at most PerCall): a call of one
+	// page holds one goroutine, not PerCall of them, while it waits.
 	var wg sync.WaitGroup
-	for range min(cr.s.PerCall, scheduled+args.pages) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				for len(pending) == 0 && active > 0 && ctx.Err() == nil {
-					cond.Wait()
-				}
-				if len(pending) == 0 || ctx.Err() != nil {
-					cond.Broadcast()
-					mu.Unlock()
-					return
-				}
-				j := pending[0]
-				pending = pending[1:]
-				active++
-				mu.Unlock()
-
-				next, final := cr.visit(ctx, call, args, j, hosts)
-
-				mu.Lock()
-				active--
-				done++
-				n := done
-				if final != nil {
-					seen[visitKey(final)] = true
-				}
-				for _, u := range next {
-					push(u, j.depth+1)
-				}
+	workers := 0
+	var worker func()
+	spawn := func() { // under mu
+		for workers < cr.s.PerCall && workers-active < len(pending) {
+			workers++
+			wg.Add(1)
+			go worker()
+		}
+	}
+	worker = func() {
+		defer wg.Done()
+		for {
+			mu.Lock()
+			for len(pending) == 0 && active > 0 && ctx.Err() == nil {
+				cond.Wait()
+			}
+			if len(pending) == 0 || ctx.Err() != nil {
 				cond.Broadcast()
 				mu.Unlock()
-				call.Progress(fmt.Sprintf("crawled %d pages", n), n, args.pages)
+				return
 			}
-		}()
+			j := pending[0]
+			pending = pending[1:]
+			active++
+			mu.Unlock()
+
+			next, final := cr.visit(ctx, call, args, j, hosts)
+
+			mu.Lock()
+			active--
+			done++
+			n := done
+			if final != nil {
+				seen[visitKey(final)] = true
+			}
+			for _, u := range next {
+				push(u, j.depth+1)
+			}
+			spawn()
+			cond.Broadcast()
+			mu.Unlock()
+			call.Progress(fmt.Sprintf("crawled %d pages", n), n, args.pages)
+		}
 	}
+	mu.Lock()
+	spawn()
+	mu.Unlock()
 	wg.Wait()
 	return ctx.Err()
 }
