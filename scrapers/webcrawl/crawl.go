@@ -191,8 +191,9 @@ func (cr *crawler) crawl(ctx context.Context, call *scrapers.Call, args crawlArg
 		mu.Unlock()
 	})
 	defer stop()
-	// Workers start as pages wait for one (at most PerCall): a call of one
-	// page holds one goroutine, not PerCall of them, while it waits.
+	// Workers start as pages wait for one (at most PerCall), the call's own
+	// goroutine first: a call of one page holds no goroutine of its own
+	// while it waits.
 	var wg sync.WaitGroup
 	workers := 0
 	var worker func()
@@ -238,9 +239,13 @@ func (cr *crawler) crawl(ctx context.Context, call *scrapers.Call, args crawlArg
 			call.Progress(fmt.Sprintf("crawled %d pages", n), n, args.pages)
 		}
 	}
+	// This goroutine is the first worker.
 	mu.Lock()
+	workers++
+	wg.Add(1)
 	spawn()
 	mu.Unlock()
+	worker()
 	wg.Wait()
 	return ctx.Err()
 }
