@@ -238,10 +238,14 @@ func drive(ctx context.Context, endpoint, tool string, args func() map[string]an
 		sessions[i] = cs
 		defer cs.Close()
 	}
+	// tools/list goes as a plain POST, the same for host and bare: the SDK
+	// client would answer repeats from its own list cache (the host sends a
+	// cache lifetime), measuring nothing.
+	lister := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: opts.Clients}}
+	defer lister.CloseIdleConnections()
 	one := func(cs *mcp.ClientSession) error {
 		if tool == "" {
-			_, err := cs.ListTools(ctx, nil)
-			return err
+			return listTools(ctx, lister, endpoint)
 		}
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args()})
 		if err == nil && res.IsError {
@@ -295,6 +299,32 @@ func benchCrawl(env scrapers.Env) (scrapers.Plugin, error) {
 	s.AllowPrivate, s.Upstream = env.AllowPrivateNetworks, env.Upstream
 	s.PerHost, s.PerCall, s.MaxInFlight, s.PerHostDelay = 1024, 4, 1024, 0
 	return webcrawl.NewWithSettings(s), nil
+}
+
+// listTools makes one tools/list request as a light client would (no
+// session, no initialize: the servers are stateless) and reads the answer.
+func listTools(ctx context.Context, c *http.Client, endpoint string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "License bench-key")
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), `"tools"`) {
+		return fmt.Errorf("tools/list answered %s: %.200s", resp.Status, b)
+	}
+	return nil
 }
 
 // uniquePages gives a crawl of page with a query of its own each time, so
