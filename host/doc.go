@@ -15,14 +15,24 @@
 //   - config.go, envvars.go: the configuration and its environment table
 //   - router.go: the routes; licenseroute.go (GET /license), cancel.go
 //     (POST /cancel), index.go (GET /), readiness.go (/readyz)
-//   - requestid.go, accesslog.go, licensecheck.go, limits.go, drain.go: the
-//     middleware, in the order a request meets it
+//   - requestid.go, accesslog.go, drain.go, licensecheck.go, bodygate.go,
+//     limits.go: the middleware, in the order a request meets it (the body
+//     gate takes exactly one JSON-RPC message and reads it once)
+//   - licensebackend.go: the license backend LICENSE_BACKEND chooses
+//   - rpcerrors.go: every refusal as a JSON-RPC error in application/json
 //   - caller.go: who made a request, read from its headers in one place
-//   - mcp.go: a plugin's MCP server and its tools' descriptions
-//   - call.go: one tool call's lifecycle (deadline, cancel, progress, panics)
+//   - clientcancel.go: notifications/cancelled ends its call on any replica
+//   - mcp.go: a plugin's MCP servers and its tools' descriptions;
+//     outputschema.go: the result envelope each tool declares
+//   - call.go: one tool call's lifecycle (deadline, cancel, progress, panics);
+//     keepalive.go: bytes at least every KeepAliveInterval while it runs
+//   - resultcache.go: identical calls answered from the shared cache
+//     (host/resultcache), or sharing one run
 //   - outcome.go: what a call's end becomes (a result, partial, an error)
-//   - page.go, render.go: the result envelope, its paging and its rendering
+//   - page.go, render.go: the result envelope, its paging and its rendering;
+//     resultcheck.go: tests hold every result to its schema
 //   - getresult.go: the get_result tool every server has
+//   - upstream.go: a call's upstream attempts, counted from Env.Upstream
 //   - usagecount.go, usageroute.go: usage per license, counted at each
 //     call's end and refusal (host/usage), and GET /usage
 //   - tracing.go: the MCP requests' spans (OpenTelemetry's MCP convention)
