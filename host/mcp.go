@@ -70,9 +70,11 @@ func (s *mcpServers) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w = ew
 	msg, _ := messageFrom(r.Context())
 	jsonOnly := msg != nil && msg.JSONOnly
-	if msg != nil && msg.Method == "tools/call" {
+	if msg != nil && msg.Method == "tools/call" && !jsonOnly {
 		// The call's handler starts the response and keeps it from going
-		// silent (keepalive.go).
+		// silent (keepalive.go). Not yet for JSON-only clients: whitespace
+		// before their one JSON body is written but not yet proven to reach
+		// them, so their answer comes whole at the end.
 		ka := newKeepAlive(ew, !jsonOnly)
 		defer ka.close()
 		w = ka
