@@ -23,6 +23,7 @@ type Config struct {
 	ResultMaxBytes int           // RESULT_MAX_BYTES
 	ResultCacheTTL time.Duration // RESULT_CACHE_TTL; 0 turns the result cache off
 	CallDeadline   time.Duration // CALL_DEADLINE
+	PageTimeout    time.Duration // PAGE_TIMEOUT; 0 leaves each plugin its own default
 	ShutdownDrain  time.Duration // SHUTDOWN_DRAIN
 
 	AllowPrivateNetworks bool // ALLOW_PRIVATE_NETWORKS
@@ -116,6 +117,9 @@ func (c *Config) validateRest() error {
 	}
 	if (c.RegistryIssuer == "") != (c.RegistryIdentity == "") {
 		errs = append(errs, errors.New("REGISTRY_ISSUER and REGISTRY_IDENTITY go together"))
+	}
+	if c.PageTimeout > 0 && c.CallDeadline > 0 && c.PageTimeout > c.CallDeadline {
+		errs = append(errs, fmt.Errorf("PAGE_TIMEOUT=%s is longer than CALL_DEADLINE=%s: a page's timeout must fit in the call's deadline", c.PageTimeout, c.CallDeadline))
 	}
 	return errors.Join(errs...)
 }

@@ -185,7 +185,7 @@ func New(cfg Config, opts Options) (*Host, error) {
 }
 
 func (h *Host) mountPlugins(ctors []scrapers.Constructor) error {
-	env := scrapers.Env{Getenv: h.cfg.Getenv, AllowPrivateNetworks: h.cfg.AllowPrivateNetworks, Logger: h.log, Upstream: h.upstream, Metrics: h.metrics.reg}
+	env := scrapers.Env{Getenv: h.cfg.Getenv, AllowPrivateNetworks: h.cfg.AllowPrivateNetworks, Logger: h.log, Upstream: h.upstream, Metrics: h.metrics.reg, PageTimeout: h.cfg.PageTimeout}
 	seen := map[string]bool{}
 	var errs []error
 	for _, ctor := range ctors {

@@ -127,7 +127,7 @@ func NewFetcher(env Env, site Site) (*Fetcher, error) {
 		attempts:      orDefault(site.MaxAttempts, defaultMaxAttempts),
 		baseBackoff:   orDefault(site.BaseBackoff, defaultBaseBackoff),
 		maxRetryAfter: orDefault(site.MaxRetryAfter, defaultMaxRetryAfter),
-		timeout:       orDefault(site.Timeout, 30*time.Second),
+		timeout:       orDefault(env.PageTimeout, orDefault(site.Timeout, 30*time.Second)),
 		limit:         newLimiter(orDefault(site.MaxConcurrent, 4), site.MinInterval),
 		upstream:      env.Upstream,
 		profile:       randomProfile(),

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/prometheus/client_golang/prometheus"
@@ -163,6 +164,10 @@ type Env struct {
 	// context: the host counts them per license, per site and in traces.
 	// It must be fast and safe for concurrent use.
 	Upstream func(ctx context.Context, u Upstream)
+	// PageTimeout (PAGE_TIMEOUT), when positive, caps one upstream page,
+	// headers and body, in place of each site's own default; the host keeps
+	// it within the call's deadline.
+	PageTimeout time.Duration
 	// Metrics, when non-nil, is where a plugin registers series of its own
 	// (the renderer's pluginhost_renders_total); the host serves them on
 	// METRICS_ADDR with its own.

@@ -64,6 +64,9 @@ func New(env scrapers.Env) (scrapers.Plugin, error) {
 	s := DefaultSettings()
 	s.AllowPrivate = env.AllowPrivateNetworks
 	s.Upstream = env.Upstream
+	if env.PageTimeout > 0 {
+		s.PageTimeout = env.PageTimeout
+	}
 	rc, ok, err := render.FromEnv(env, ID)
 	if err != nil {
 		return scrapers.Plugin{}, fmt.Errorf("web-crawl's renderer: %w", err)
