@@ -94,28 +94,3 @@ func TestSlowCallStartsAtOnceAndIsNeverSilent(t *testing.T) {
 		_ = first
 	}
 }
-
-// BenchmarkTimeToFirstByte is how long a slow call without a progress token
-// waits for its response's first byte (p50, p99 over b.N calls).
-func BenchmarkTimeToFirstByte(b *testing.B) {
-	sp := newSlow()
-	h := hosttest.Start(b, hosttest.Options{Plugins: []scrapers.Constructor{sp.ctor}})
-	lat := make([]time.Duration, 0, b.N)
-	b.ResetTimer()
-	for range b.N {
-		resp, start := startSlowCall(b, h.URL+"/slow/mcp", "application/json, text/event-stream")
-		br := bufio.NewReader(resp.Body)
-		if _, err := br.ReadByte(); err != nil {
-			b.Fatal(err)
-		}
-		lat = append(lat, time.Since(start))
-		<-sp.started
-		sp.release <- struct{}{}
-		_, _ = io.Copy(io.Discard, br)
-		resp.Body.Close()
-	}
-	b.StopTimer()
-	slices.Sort(lat)
-	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
-	b.ReportMetric(float64(lat[min(len(lat)-1, len(lat)*99/100)].Microseconds())/1000, "p99-ms")
-}
