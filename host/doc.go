@@ -40,6 +40,11 @@
 //     line, the SDK's chatter at debug; upstreammetrics.go: the per-site
 //     upstream series (host/telemetry builds the providers from OTEL_*)
 //   - progress.go, inflight.go, metrics.go, respond.go, parts.go
+//   - rpcerrors.go: the SDK's plain-text refusals as JSON-RPC errors
+//   - outputschema.go, resultcheck.go: the result envelope as outputSchema,
+//     and results checked against it (Options.CheckResult)
+//   - keepalive.go: a call's response started at once, never silent
+//   - clientcancel.go: notifications/cancelled by request id, the slot freed
 //
 // The contract it serves is ../shared/spec/CONTRACTS.md beside the
 // repository; comments cite its sections by name.
