@@ -23,20 +23,16 @@ import (
 
 	"github.com/surfsense/pluginhost/host"
 	"github.com/surfsense/pluginhost/scrapers"
-	"github.com/surfsense/pluginhost/scrapers/render"
 	"github.com/surfsense/pluginhost/scrapers/all"
+	"github.com/surfsense/pluginhost/scrapers/render"
 )
 
 // knownVars is every variable the host or its plugins read.
 func knownVars() map[string]bool {
 	m := map[string]bool{}
-	var plugins []scrapers.Plugin
-	for _, ctor := range all.Plugins {
-		p, err := ctor(scrapers.Env{})
-		if err != nil {
-			panic(err)
-		}
-		plugins = append(plugins, p)
+	plugins, err := all.Build(scrapers.Env{})
+	if err != nil {
+		panic(err)
 	}
 	for _, v := range host.EnvVars(plugins) {
 		m[v] = true

@@ -141,11 +141,11 @@ func declared(t *testing.T, p scrapers.Plugin, tool string) any {
 // unlistedIDs mounts the unlisted plugins too, so that their tools are checked.
 func unlistedIDs(t *testing.T) []string {
 	var ids []string
-	for _, ctor := range all.Plugins {
-		p, err := ctor(scrapers.Env{})
-		if err != nil {
-			t.Fatal(err)
-		}
+	plugins, err := all.Build(scrapers.Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range plugins {
 		if p.Unlisted {
 			ids = append(ids, p.ID)
 		}

@@ -57,11 +57,11 @@ func TestReadmeConfigTableMatchesTheHost(t *testing.T) {
 	for _, v := range host.PerPluginVars() {
 		want[v.Name] = true
 	}
-	for _, ctor := range all.Plugins {
-		p, err := ctor(scrapers.Env{})
-		if err != nil {
-			t.Fatal(err)
-		}
+	plugins, err := all.Build(scrapers.Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range plugins {
 		for _, v := range p.Vars {
 			want[v.Name] = true
 		}

@@ -30,3 +30,17 @@ var Plugins = []scrapers.Constructor{
 	webcrawl.New,
 	youtube.New,
 }
+
+// Build builds every plugin of Plugins from env, for what reads the plugins
+// without mounting them (their variables, tools and schemas in checks).
+func Build(env scrapers.Env) ([]scrapers.Plugin, error) {
+	out := make([]scrapers.Plugin, 0, len(Plugins))
+	for _, ctor := range Plugins {
+		p, err := ctor(env)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}

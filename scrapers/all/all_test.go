@@ -112,11 +112,11 @@ func TestUnlistedPluginsStartCleanly(t *testing.T) {
 // declares the schema of its items (the host publishes it as the tool's
 // outputSchema), and the schema resolves.
 func TestEveryToolDeclaresItsItems(t *testing.T) {
-	for _, ctor := range all.Plugins {
-		p, err := ctor(scrapers.Env{})
-		if err != nil {
-			t.Fatal(err)
-		}
+	plugins, err := all.Build(scrapers.Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range plugins {
 		for _, tool := range p.Tools {
 			if tool.ItemSchema == nil {
 				t.Errorf("%s.%s declares no ItemSchema", p.ID, tool.Name)
