@@ -65,7 +65,12 @@ type Buffer struct {
 	cur            map[entryKey]*Entry
 	pending        []Batch // cut from cur, not yet written
 	pendingEntries int
-	dropped        atomic.Int64
+	// pendingKeys are the entries of pending; overlap counts those that
+	// also have an entry in cur again (events that came while their batch
+	// was being written), so the bound counts each entry once.
+	pendingKeys map[entryKey]struct{}
+	overlap     int
+	dropped     atomic.Int64
 
 	flushMu sync.Mutex // one flush at a time
 	idBase  string
@@ -99,10 +104,14 @@ func (b *Buffer) Add(e Event) {
 	b.mu.Lock()
 	en := b.cur[k]
 	if en == nil {
-		if len(b.cur)+b.pendingEntries >= b.max {
+		_, held := b.pendingKeys[k]
+		if !held && b.heldLocked() >= b.max {
 			b.mu.Unlock()
 			b.dropped.Add(1)
 			return
+		}
+		if held {
+			b.overlap++
 		}
 		en = &Entry{License: k.license, Day: k.day, Plugin: k.plugin, Tool: k.tool}
 		b.cur[k] = en
@@ -140,6 +149,15 @@ func (b *Buffer) Flush(ctx context.Context) error {
 			written += len(bt.Entries)
 		}
 		b.mu.Lock()
+		for _, bt := range b.pending[:done] {
+			for _, e := range bt.Entries {
+				k := entryKey{e.License, e.Day, e.Plugin, e.Tool}
+				delete(b.pendingKeys, k)
+				if b.cur[k] != nil {
+					b.overlap--
+				}
+			}
+		}
 		b.pending = b.pending[done:]
 		b.pendingEntries -= written
 		if err != nil && errors.Is(err, ErrNotWritten) {
@@ -166,6 +184,11 @@ func (b *Buffer) cut() {
 		entries = append(entries, *e)
 	}
 	b.pendingEntries = len(entries)
+	b.pendingKeys = make(map[entryKey]struct{}, len(entries))
+	for k := range b.cur {
+		b.pendingKeys[k] = struct{}{}
+	}
+	b.overlap = 0
 	for len(entries) > 0 {
 		n := min(b.batchSize, len(entries))
 		b.pending = append(b.pending, Batch{ID: b.idBase + strconv.FormatUint(b.seq.Add(1), 10), Entries: entries[:n:n]})
@@ -192,14 +215,20 @@ func (b *Buffer) unpend() {
 			}
 		}
 	}
-	b.pending, b.pendingEntries = nil, 0
+	b.pending, b.pendingEntries, b.pendingKeys, b.overlap = nil, 0, nil, 0
 }
 
 // Held is how many entries wait to be written.
 func (b *Buffer) Held() int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return len(b.cur) + b.pendingEntries
+	return b.heldLocked()
+}
+
+// heldLocked counts the entries held, each once: those waiting in pending
+// and those in cur that are not also pending. b.mu is held.
+func (b *Buffer) heldLocked() int {
+	return len(b.cur) + b.pendingEntries - b.overlap
 }
 
 // Dropped is how many events were not counted because the bound was reached.

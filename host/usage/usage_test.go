@@ -277,3 +277,54 @@ func BenchmarkMemoryAdd(b *testing.B) {
 		}
 	})
 }
+
+// blockingSink holds every write until release is closed, failing it as
+// not written: a flush in progress while Redis is down.
+type blockingSink struct {
+	started chan struct{}
+	release chan struct{}
+}
+
+func (s *blockingSink) Write(context.Context, Batch) error {
+	select {
+	case s.started <- struct{}{}:
+	default:
+	}
+	<-s.release
+	return fmt.Errorf("down: %w", ErrNotWritten)
+}
+
+// Events for an entry whose batch is being written are not new entries:
+// at the bound they still count, and only a new entry is dropped.
+func TestBufferAtTheBoundKeepsCountingDuringAFlush(t *testing.T) {
+	s := &blockingSink{started: make(chan struct{}, 1), release: make(chan struct{})}
+	b := NewBuffer(s, 2, 0)
+	b.Add(ev("a", "p", "x", at("2026-12-01", 1), 1))
+	b.Add(ev("a", "p", "y", at("2026-12-01", 1), 1))
+	done := make(chan error)
+	go func() { done <- b.Flush(context.Background()) }()
+	<-s.started // both entries are cut into a batch now being written
+	for range 10 {
+		b.Add(ev("a", "p", "x", at("2026-12-01", 1), 1))
+		b.Add(ev("a", "p", "y", at("2026-12-01", 1), 1))
+		b.Add(ev("b", "p", "x", at("2026-12-01", 1), 1)) // a third entry: past the bound
+	}
+	if d, h := b.Dropped(), b.Held(); d != 10 || h != 2 {
+		t.Fatalf("during the flush: dropped %d, held %d; want 10 and 2", d, h)
+	}
+	close(s.release)
+	if err := <-done; err == nil {
+		t.Fatal("the failed write was not reported")
+	}
+	if d, h := b.Dropped(), b.Held(); d != 10 || h != 2 {
+		t.Fatalf("after the failed flush: dropped %d, held %d; want 10 and 2", d, h)
+	}
+	ok := &sink{}
+	b.sink = ok
+	if err := b.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := ok.calls("a"); n != 22 {
+		t.Fatalf("license a = %d calls, want 22", n)
+	}
+}
