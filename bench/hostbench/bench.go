@@ -49,6 +49,19 @@ type Options struct {
 	// so that its RSS is the host's alone, without the bench's clients.
 	HostCommand []string
 	Timeout     time.Duration // whole run [10m]
+
+	// The raw HTTP/1.1 load of tools/list and initialize (listings.go) on
+	// the host, the bare Go SDK server, the TypeScript SDK server and the
+	// floor.
+	Connections  int           // keep-alive connections [32]
+	Duration     time.Duration // per server and method in each round [2s]
+	LoadRequests int           // requests per connection instead of Duration (0: Duration)
+	SkipTS       bool          // leave the TypeScript SDK server out
+	TSDir        string        // host/tsclient with node_modules ["": found from the working directory]
+	// CacheReplay is how many calls are replayed with 50% repeats across
+	// three replicas on one Redis (cacheredis.go) [200]; <0 skips it and
+	// the cache hit on Redis.
+	CacheReplay int
 }
 
 func (o *Options) defaults() {
@@ -73,6 +86,10 @@ func (o *Options) defaults() {
 	if o.Timeout <= 0 {
 		o.Timeout = 10 * time.Minute
 	}
+	if o.CacheReplay == 0 {
+		o.CacheReplay = 200
+	}
+	o.loadDefaults()
 }
 
 // Stats summarise one measure.
@@ -103,12 +120,15 @@ type Report struct {
 	// CacheHit is the same crawl asked again and again of the host: every
 	// call but the first answered from its result cache (in memory).
 	CacheHit Stats
-	CachedCheck          time.Duration // mean of a cached license check
-	InFlight             int
-	InFlightRSS          uint64 // bytes, whole process, with the calls held
-	BaselineRSS          uint64
-	Replicas             ReplicaReport
-	Usage                UsageReport
+	// Lists are tools/list and initialize under the raw HTTP load on the
+	// host, bare, TypeScript and floor servers.
+	Lists       []ListReport
+	CachedCheck time.Duration // mean of a cached license check
+	InFlight    int
+	InFlightRSS uint64 // bytes, whole process, with the calls held
+	BaselineRSS uint64
+	Replicas    ReplicaReport
+	Usage       UsageReport
 }
 
 // Run measures and writes a report to w.
@@ -149,6 +169,9 @@ func Run(ctx context.Context, opts Options, w io.Writer) (Report, error) {
 	hostURL, bareURL := hostSrv.URL+"/web-crawl/mcp", bareSrv.URL+"/mcp"
 	crawlArgs := uniquePages(page)
 	if !opts.SkipCalls {
+		if rep.Lists, err = Listings(ctx, opts, hostURL, bareURL, w); err != nil {
+			return rep, err
+		}
 		if err := sideBySide(ctx, h, opts, hostURL, bareURL, crawlArgs, &rep, w); err != nil {
 			return rep, err
 		}

@@ -16,7 +16,7 @@ import (
 // `pluginhost bench`, not for a test).
 func TestRunSmall(t *testing.T) {
 	var out bytes.Buffer
-	opts := Options{Clients: 4, Calls: 3, Warmup: 1, Rounds: 1, InFlight: 20, Replicas: 5, Timeout: 2 * time.Minute, SkipUsage: true}
+	opts := Options{Clients: 4, Calls: 3, Warmup: 1, Rounds: 1, InFlight: 20, Replicas: 5, Timeout: 2 * time.Minute, SkipUsage: true, Connections: 3, LoadRequests: 5}
 	if redisproc.Binary() == "" {
 		t.Log("redis-server not installed: the replica measure is skipped")
 		opts.Replicas = -1
@@ -30,13 +30,34 @@ func TestRunSmall(t *testing.T) {
 			t.Errorf("%s: %+v", name, s)
 		}
 	}
+	if len(rep.Lists) != 2 {
+		t.Fatalf("%d methods under the raw load, want tools/list and initialize", len(rep.Lists))
+	}
+	for _, l := range rep.Lists {
+		servers := map[string]Served{"host": l.Host, "bare": l.Bare, "floor": l.Floor}
+		if l.TSSkipped == "" {
+			servers["ts"] = l.TS
+		} else {
+			t.Logf("the TypeScript SDK server was not measured: %s", l.TSSkipped)
+		}
+		for name, s := range servers {
+			if s.Calls != 15 || s.Errors != 0 || s.P50 <= 0 || s.P99 < s.P50 || s.BodyBytes == 0 {
+				t.Errorf("%s on %s: %+v", l.Method, name, s)
+			}
+		}
+		// The same tools are listed everywhere: the answers are about the
+		// same size (the SDKs' serverInfo differs by a few bytes).
+		if d := l.Host.BodyBytes - l.Bare.BodyBytes; d < -64 || d > 64 {
+			t.Errorf("%s: the host answered %d bytes, the bare server %d", l.Method, l.Host.BodyBytes, l.Bare.BodyBytes)
+		}
+	}
 	if rep.CachedCheck <= 0 || rep.InFlight != 20 || rep.InFlightRSS == 0 {
 		t.Errorf("report: %+v", rep)
 	}
 	if opts.Replicas > 0 && (rep.Replicas.CancelP50 <= 0 || rep.Replicas.CheckP50 <= 0) {
 		t.Errorf("replicas: %+v", rep.Replicas)
 	}
-	for _, want := range []string{"host/bare p50", "cached license check", "in flight"} {
+	for _, want := range []string{"host/bare p50", "host/floor", "floor (net/http, same bytes)", "cached license check", "in flight"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
 		}

@@ -25,6 +25,10 @@ func bench(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.Replicas, "replicas", 100, "cancels measured across three replicas sharing Redis (REDIS_URL, else a redis-server started here; -1 skips)")
 	fs.BoolVar(&o.SkipCalls, "skip-calls", false, "skip the side-by-side host and bare measures of tools/list and crawl")
 	fs.BoolVar(&o.SkipUsage, "skip-usage", false, "skip the cost of counting usage (web-crawl.crawl with counting on and off, in memory and with Redis)")
+	fs.IntVar(&o.Connections, "connections", 32, "keep-alive connections of the raw HTTP load of tools/list and initialize")
+	fs.DurationVar(&o.Duration, "duration", 2*time.Second, "how long each server is loaded with each of tools/list and initialize per round")
+	fs.BoolVar(&o.SkipTS, "skip-ts", false, "leave out the TypeScript SDK server (run with node from host/tsclient when node and its node_modules are there)")
+	fs.StringVar(&o.TSDir, "ts-dir", "", "host/tsclient with node_modules installed (default: found from the working directory)")
 	fs.DurationVar(&o.Timeout, "timeout", 10*time.Minute, "the whole run's limit")
 	if err := fs.Parse(args); err != nil {
 		return 2
