@@ -103,6 +103,9 @@ type Host struct {
 	checkResult func(plugin, tool string, err error)
 
 	draining atomic.Bool
+	// sdkOnly turns the fast answers off (fastanswers.go): the SDK answers
+	// every request. Tests compare the two.
+	sdkOnly atomic.Bool
 	// inFlight tracks tool calls on this replica for the drain.
 	mu       sync.Mutex
 	inFlight map[*activeCall]struct{}

@@ -30,6 +30,16 @@ type mcpServers struct {
 	full, textOnly *mcp.Server
 	stream, json   http.Handler
 	refused        func(reason string) // counts the SDK's refusals
+	fast           *fastAnswers        // initialize, tools/list and ping without the SDK (fastanswers.go)
+}
+
+// textOnlyFor reports whether r is answered by the text-only server: the
+// caller asked for it (x-surfsense-text-only: 1).
+func textOnlyFor(r *http.Request) bool {
+	if c, ok := callerFrom(r.Context()); ok && c.TextOnly {
+		return true
+	}
+	return r.Header.Get("x-surfsense-text-only") == "1"
 }
 
 // mcpHandler builds the plugin's MCP servers (its tools and get_result) and
@@ -38,10 +48,7 @@ func (h *Host) mcpHandler(p scrapers.Plugin) http.Handler {
 	s := &mcpServers{full: h.newMCPServer(p, true), textOnly: h.newMCPServer(p, false),
 		refused: func(reason string) { h.metrics.refusals.WithLabelValues(reason).Inc() }}
 	pick := func(r *http.Request) *mcp.Server {
-		if c, ok := callerFrom(r.Context()); ok && c.TextOnly {
-			return s.textOnly
-		}
-		if r.Header.Get("x-surfsense-text-only") == "1" {
+		if textOnlyFor(r) {
 			return s.textOnly
 		}
 		return s.full
@@ -56,6 +63,7 @@ func (h *Host) mcpHandler(p scrapers.Plugin) http.Handler {
 	}
 	s.stream = mcp.NewStreamableHTTPHandler(pick, opts(false))
 	s.json = mcp.NewStreamableHTTPHandler(pick, opts(true))
+	s.fast = newFastAnswers(s, &h.sdkOnly)
 	return s
 }
 
@@ -63,12 +71,15 @@ func (h *Host) mcpHandler(p scrapers.Plugin) http.Handler {
 // The SDK insists on both types in Accept; the gate has already decided
 // which one the client gets.
 func (s *mcpServers) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	msg, _ := messageFrom(r.Context())
+	if msg != nil && s.fast.serve(w, r, msg, textOnlyFor(r)) {
+		return
+	}
 	r.Header.Set("Accept", "application/json, text/event-stream")
 	r.Header.Set("Content-Type", "application/json")
 	ew := newRPCErrorWriter(w, r, s.refused)
 	defer ew.finish()
 	w = ew
-	msg, _ := messageFrom(r.Context())
 	jsonOnly := msg != nil && msg.JSONOnly
 	if msg != nil && msg.Method == "tools/call" && !jsonOnly {
 		// The call's handler starts the response and keeps it from going
