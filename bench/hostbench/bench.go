@@ -118,8 +118,13 @@ type Report struct {
 	HostList, BareList   Stats
 	HostCrawl, BareCrawl Stats
 	// CacheHit is the same crawl asked again and again of the host: every
-	// call but the first answered from its result cache (in memory).
-	CacheHit Stats
+	// call but the first answered from its result cache (in memory);
+	// CacheHitRedis the same on a host whose cache is in Redis.
+	CacheHit, CacheHitRedis Stats
+	CacheHitRedisFaults     int // Redis commands of that measure that fell back to memory
+	// Replay is the upstream requests saved by the cache in a replay with
+	// repeats across three replicas on one Redis.
+	Replay ReplayReport
 	// Lists are tools/list and initialize under the raw HTTP load on the
 	// host, bare, TypeScript and floor servers.
 	Lists       []ListReport
@@ -175,6 +180,9 @@ func Run(ctx context.Context, opts Options, w io.Writer) (Report, error) {
 		if err := sideBySide(ctx, h, opts, hostURL, bareURL, crawlArgs, &rep, w); err != nil {
 			return rep, err
 		}
+		if err := CacheHits(ctx, opts, hostURL, page+"?n=cached", rep.HostCrawl, &rep, w); err != nil {
+			return rep, fmt.Errorf("the cache hit measure: %w", err)
+		}
 	}
 	if opts.InFlight > 0 {
 		if err := inFlight(ctx, opts, h, hostURL, site, &rep, w); err != nil {
@@ -187,6 +195,13 @@ func Run(ctx context.Context, opts Options, w io.Writer) (Report, error) {
 			return rep, fmt.Errorf("the replica measure: %w", err)
 		}
 		rep.Replicas = rr
+	}
+	if opts.CacheReplay > 0 {
+		rr, err := Replay(ctx, opts.CacheReplay, w)
+		if err != nil {
+			return rep, fmt.Errorf("the cache replay: %w", err)
+		}
+		rep.Replay = rr
 	}
 	if !opts.SkipUsage {
 		ur, err := UsageCost(ctx, opts, w)
@@ -215,7 +230,7 @@ func sideBySide(ctx context.Context, h *host.Host, opts Options, hostURL, bareUR
 			{hostURL, "", &hl, &hle, &hlt}, {bareURL, "", &bl, &ble, &blt},
 			{hostURL, "crawl", &hc, &hce, &hct}, {bareURL, "crawl", &bc, &bce, &bct},
 		} {
-			lat, errs, elapsed, err := drive(ctx, m.url, m.tool, crawlArgs, opts)
+			lat, errs, elapsed, err := drive(ctx, m.url, m.tool, crawlArgs, nil, opts)
 			if err != nil {
 				return err
 			}
@@ -242,17 +257,6 @@ func sideBySide(ctx context.Context, h *host.Host, opts Options, hostURL, bareUR
 	rep.CachedCheck = time.Since(start) / n
 	fmt.Fprintf(w, "\ncached license check: %s per check (target ≤ 20µs)\n", rep.CachedCheck)
 
-	// One page asked again and again: answered from the result cache.
-	page := crawlArgs()
-	same := func() map[string]any { return page }
-	lat, errs, elapsed, err := drive(ctx, hostURL, "crawl", same, opts)
-	if err != nil {
-		return err
-	}
-	rep.CacheHit = summarise(lat, errs, elapsed)
-	fmt.Fprintf(w, "\nweb-crawl.crawl answered from the result cache (memory), the same page asked by every call\n  host  %s\n  hit/fresh p50 %.3f\n",
-		rep.CacheHit, ratio(rep.CacheHit.P50, rep.HostCrawl.P50))
-
 	return nil
 }
 
@@ -265,7 +269,7 @@ func ratio(a, b time.Duration) float64 {
 
 // drive runs opts.Clients clients, each with its own session, making
 // opts.Calls calls (tools/list when tool is "") after a warm-up.
-func drive(ctx context.Context, endpoint, tool string, args func() map[string]any, opts Options) ([]time.Duration, int, time.Duration, error) {
+func drive(ctx context.Context, endpoint, tool string, args func() map[string]any, check func(*mcp.CallToolResult) error, opts Options) ([]time.Duration, int, time.Duration, error) {
 	sessions := make([]*mcp.ClientSession, opts.Clients)
 	for i := range sessions {
 		cs, err := mcpdial.Connect(ctx, endpoint, "bench-key", nil, nil, nil)
@@ -287,6 +291,9 @@ func drive(ctx context.Context, endpoint, tool string, args func() map[string]an
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args()})
 		if err == nil && res.IsError {
 			err = fmt.Errorf("tool error: %v", res.Content)
+		}
+		if err == nil && check != nil {
+			err = check(res)
 		}
 		return err
 	}

@@ -16,10 +16,10 @@ import (
 // `pluginhost bench`, not for a test).
 func TestRunSmall(t *testing.T) {
 	var out bytes.Buffer
-	opts := Options{Clients: 4, Calls: 3, Warmup: 1, Rounds: 1, InFlight: 20, Replicas: 5, Timeout: 2 * time.Minute, SkipUsage: true, Connections: 3, LoadRequests: 5}
+	opts := Options{Clients: 4, Calls: 3, Warmup: 1, Rounds: 1, InFlight: 20, Replicas: 5, Timeout: 2 * time.Minute, SkipUsage: true, Connections: 3, LoadRequests: 5, CacheReplay: 10}
 	if redisproc.Binary() == "" {
 		t.Log("redis-server not installed: the replica measure is skipped")
-		opts.Replicas = -1
+		opts.Replicas, opts.CacheReplay = -1, -1
 	}
 	rep, err := Run(context.Background(), opts, &out)
 	if err != nil {
@@ -30,6 +30,7 @@ func TestRunSmall(t *testing.T) {
 			t.Errorf("%s: %+v", name, s)
 		}
 	}
+	t.Log(out.String())
 	if len(rep.Lists) != 2 {
 		t.Fatalf("%d methods under the raw load, want tools/list and initialize", len(rep.Lists))
 	}
@@ -53,6 +54,18 @@ func TestRunSmall(t *testing.T) {
 	}
 	if rep.CachedCheck <= 0 || rep.InFlight != 20 || rep.InFlightRSS == 0 {
 		t.Errorf("report: %+v", rep)
+	}
+	if rep.CacheHit.Calls != 12 || rep.CacheHit.Errors != 0 {
+		t.Errorf("cache hits in memory (every answer cached: true): %+v", rep.CacheHit)
+	}
+	if opts.CacheReplay > 0 {
+		if rep.CacheHitRedis.Calls != 12 || rep.CacheHitRedis.Errors != 0 || rep.CacheHitRedisFaults != 0 {
+			t.Errorf("cache hits in Redis (every answer cached: true): %+v", rep.CacheHitRedis)
+		}
+		// 5 pages each asked twice: with the cache each is fetched once.
+		if r := rep.Replay; r.Failed != 0 || r.Uncached < 10 || r.Saved() != 5 || r.Cached == 0 {
+			t.Errorf("replay: %+v (saved %d)", r, r.Saved())
+		}
 	}
 	if opts.Replicas > 0 && (rep.Replicas.CancelP50 <= 0 || rep.Replicas.CheckP50 <= 0) {
 		t.Errorf("replicas: %+v", rep.Replicas)

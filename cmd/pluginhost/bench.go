@@ -29,6 +29,7 @@ func bench(args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&o.Duration, "duration", 2*time.Second, "how long each server is loaded with each of tools/list and initialize per round")
 	fs.BoolVar(&o.SkipTS, "skip-ts", false, "leave out the TypeScript SDK server (run with node from host/tsclient when node and its node_modules are there)")
 	fs.StringVar(&o.TSDir, "ts-dir", "", "host/tsclient with node_modules installed (default: found from the working directory)")
+	fs.IntVar(&o.CacheReplay, "cache-replay", 200, "calls replayed with 50% repeats across three replicas on one Redis, counting the upstream requests saved against the replay with the cache off (-1 skips it and the cache hit on Redis)")
 	fs.DurationVar(&o.Timeout, "timeout", 10*time.Minute, "the whole run's limit")
 	if err := fs.Parse(args); err != nil {
 		return 2
