@@ -187,21 +187,13 @@ func parseMessage(body []byte) (*rpcMessage, *rpcError) {
 // known valid), refusing duplicates and case variants of the request's
 // members.
 func objectMembers(body []byte) (map[string]json.RawMessage, *rpcError) {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if _, err := dec.Token(); err != nil { // '{'
+	all, err := scanMembers(body)
+	if err != nil {
 		return nil, parseError("%v", err)
 	}
-	members := map[string]json.RawMessage{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, parseError("%v", err)
-		}
-		key, _ := tok.(string)
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, parseError("%v", err)
-		}
+	members := make(map[string]json.RawMessage, len(topMembers))
+	for _, m := range all {
+		key := m.Name
 		for _, want := range topMembers {
 			if key != want && strings.EqualFold(key, want) {
 				return nil, invalidRequest("member %q: JSON-RPC members are lower case (%q)", truncate(key, 32), want)
@@ -213,7 +205,7 @@ func objectMembers(body []byte) (map[string]json.RawMessage, *rpcError) {
 		if _, dup := members[key]; dup {
 			return nil, invalidRequest("member %q appears twice", key)
 		}
-		members[key] = raw
+		members[key] = m.Value
 	}
 	return members, nil
 }

@@ -268,8 +268,11 @@ var protocolVersionPattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 // beginSpan starts req's span (at the request's arrival) under its parent
 // and records the license check noted before it.
 func (h *Host) beginSpan(r *http.Request, req *mcpRequest, msg *rpcMessage) context.Context {
+	// params are read for the tool's name, initialize's version (an
+	// attribute) and a traceparent in _meta; most requests have none of
+	// these to read.
 	var params mcpParams
-	if len(msg.Params) > 0 && (msg.Method == "tools/call" || msg.Method == "initialize" || bytes.Contains(msg.Params, []byte(`"_meta"`))) {
+	if len(msg.Params) > 0 && (msg.Method == "tools/call" || (h.tel.enabled && msg.Method == "initialize") || bytes.Contains(msg.Params, []byte(`"traceparent"`))) {
 		_ = json.Unmarshal(msg.Params, &params)
 	}
 	method := methodLabel(msg.Method)
@@ -279,6 +282,28 @@ func (h *Host) beginSpan(r *http.Request, req *mcpRequest, msg *rpcMessage) cont
 	}
 	parent := h.parentContext(r, params)
 	name := method
+	if tool != "" {
+		name += " " + tool
+	}
+	var opts []trace.SpanStartOption
+	if h.tel.enabled { // the no-op tracer would drop them
+		opts = []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer), trace.WithTimestamp(req.start), trace.WithAttributes(h.spanAttributes(r, req, msg, method, tool, params)...)}
+	}
+	ctx, span := h.tel.tracer.Start(parent, name, opts...)
+	req.mu.Lock()
+	req.span, req.spanCtx, req.method, req.tool = span, ctx, method, tool
+	if sc := span.SpanContext(); sc.HasTraceID() {
+		req.traceID = sc.TraceID().String()
+	}
+	lic := req.license
+	req.mu.Unlock()
+	h.recordLicense(ctx, lic)
+	return ctx
+}
+
+// spanAttributes are the attributes of an MCP request's span, in the
+// convention's names.
+func (h *Host) spanAttributes(r *http.Request, req *mcpRequest, msg *rpcMessage, method, tool string, params mcpParams) []attribute.KeyValue {
 	attrs := []attribute.KeyValue{
 		semconv.McpMethodNameKey.String(method),
 		semconv.JSONRPCProtocolVersion("2.0"),
@@ -289,7 +314,6 @@ func (h *Host) beginSpan(r *http.Request, req *mcpRequest, msg *rpcMessage) cont
 	if msg.Method == "tools/call" {
 		attrs = append(attrs, semconv.GenAIOperationNameExecuteTool)
 		if tool != "" {
-			name += " " + tool
 			attrs = append(attrs, semconv.GenAIToolName(tool))
 		}
 	}
@@ -303,17 +327,7 @@ func (h *Host) beginSpan(r *http.Request, req *mcpRequest, msg *rpcMessage) cont
 	if protocolVersionPattern.MatchString(pv) {
 		attrs = append(attrs, semconv.McpProtocolVersion(pv))
 	}
-	ctx, span := h.tel.tracer.Start(parent, name, trace.WithSpanKind(trace.SpanKindServer),
-		trace.WithTimestamp(req.start), trace.WithAttributes(attrs...))
-	req.mu.Lock()
-	req.span, req.spanCtx, req.method, req.tool = span, ctx, method, tool
-	if sc := span.SpanContext(); sc.HasTraceID() {
-		req.traceID = sc.TraceID().String()
-	}
-	lic := req.license
-	req.mu.Unlock()
-	h.recordLicense(ctx, lic)
-	return ctx
+	return attrs
 }
 
 // parentContext is the trace context a request continues: params._meta's
