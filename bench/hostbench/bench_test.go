@@ -55,11 +55,11 @@ func TestRunSmall(t *testing.T) {
 	if rep.CachedCheck <= 0 || rep.InFlight != 20 || rep.InFlightRSS == 0 {
 		t.Errorf("report: %+v", rep)
 	}
-	if rep.CacheHit.Calls != 12 || rep.CacheHit.Errors != 0 {
+	if rep.CacheHit.Calls != 12 || rep.CacheHit.Errors != 0 || rep.CacheHitAlone.Calls != 15 || rep.CacheHitAlone.Errors != 0 {
 		t.Errorf("cache hits in memory (every answer cached: true): %+v", rep.CacheHit)
 	}
 	if opts.CacheReplay > 0 {
-		if rep.CacheHitRedis.Calls != 12 || rep.CacheHitRedis.Errors != 0 || rep.CacheHitRedisFaults != 0 {
+		if rep.CacheHitRedis.Calls != 12 || rep.CacheHitRedis.Errors != 0 || rep.CacheHitRedisAlone.Calls != 15 || rep.CacheHitRedisFaults != 0 {
 			t.Errorf("cache hits in Redis (every answer cached: true): %+v", rep.CacheHitRedis)
 		}
 		// 5 pages each asked twice: with the cache each is fetched once.
@@ -70,7 +70,7 @@ func TestRunSmall(t *testing.T) {
 	if opts.Replicas > 0 && (rep.Replicas.CancelP50 <= 0 || rep.Replicas.CheckP50 <= 0) {
 		t.Errorf("replicas: %+v", rep.Replicas)
 	}
-	for _, want := range []string{"host/bare p50", "host/floor", "floor (net/http, same bytes)", "cached license check", "in flight"} {
+	for _, want := range []string{"host/bare p50", "host/floor", "floor (net/http, same bytes)", "summary (this run", "upstream requests saved", "cached license check", "in flight"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
 		}
