@@ -108,13 +108,13 @@ func (f *fastAnswers) serve(w http.ResponseWriter, r *http.Request, msg *rpcMess
 	// The whole length is known: no chunked framing. Three writes into the
 	// connection's buffer rather than a copy of the answer per request.
 	h["Content-Length"] = []string{strconv.Itoa(len(a.head) + len(msg.ID) + len(a.tail))}
+	f.served.Add(1) // before the answer: a client that has it sees it counted
 	w.WriteHeader(a.status)
 	if _, err := w.Write(a.head); err == nil {
 		if _, err = w.Write(msg.ID); err == nil {
 			_, _ = w.Write(a.tail)
 		}
 	}
-	f.served.Add(1)
 	return true
 }
 
