@@ -137,8 +137,11 @@ type Report struct {
 	// InFlightWhere is whose RSS that is: the host's own process, or this
 	// whole process (host and clients) without HostCommand.
 	InFlightWhere string
-	Replicas      ReplicaReport
-	Usage         UsageReport
+	// InFlightGoroutines is goroutines per call held, above the baseline,
+	// in the same process.
+	InFlightGoroutines float64
+	Replicas           ReplicaReport
+	Usage              UsageReport
 }
 
 // Run measures and writes a report to w.
@@ -467,6 +470,7 @@ func inFlight(ctx context.Context, opts Options, h *host.Host, endpoint string, 
 	where := "this process (host and clients together)"
 	inflight := func() int { return h.InFlight() }
 	figures := func() string { return "" }
+	goroutines := func() float64 { return float64(runtime.NumGoroutine()) }
 	var profile func(path string) error
 	if len(opts.HostCommand) > 0 {
 		sub, err := startHost(ctx, opts.HostCommand)
@@ -480,10 +484,12 @@ func inFlight(ctx context.Context, opts Options, h *host.Host, endpoint string, 
 		where = "the host's own process"
 		inflight = func() int { return int(sub.metric("pluginhost_tool_calls_in_flight")) }
 		figures = sub.runtimeFigures
+		goroutines = func() float64 { return sub.metric("go_goroutines") }
 		profile = sub.saveProfiles
 	}
 	runtime.GC()
 	rep.BaselineRSS = readRSS()
+	baseG := goroutines()
 	tr := &http.Transport{MaxIdleConnsPerHost: n, MaxConnsPerHost: 0}
 	defer tr.CloseIdleConnections()
 	var wg sync.WaitGroup
@@ -514,6 +520,9 @@ func inFlight(ctx context.Context, opts Options, h *host.Host, endpoint string, 
 	time.Sleep(200 * time.Millisecond) // the last calls reach their wait
 	rep.InFlight, rep.InFlightWhere = inflight(), where
 	rep.InFlightRSS = readRSS()
+	if rep.InFlight > 0 {
+		rep.InFlightGoroutines = (goroutines() - baseG) / float64(rep.InFlight)
+	}
 	fmt.Fprintf(w, "\n%d crawl calls in flight against a slow site (%d of them fetching, the rest held by web-crawl's bounds): RSS of %s %.1f MB (before: %.1f MB; target ≤ 120 MB)\n",
 		rep.InFlight, s.held.Load(), where, float64(rep.InFlightRSS)/(1<<20), float64(rep.BaselineRSS)/(1<<20))
 	if rep.InFlight > 0 {

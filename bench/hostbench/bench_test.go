@@ -52,7 +52,7 @@ func TestRunSmall(t *testing.T) {
 			t.Errorf("%s: the host answered %d bytes, the bare server %d", l.Method, l.Host.BodyBytes, l.Bare.BodyBytes)
 		}
 	}
-	if rep.CachedCheck <= 0 || rep.InFlight != 20 || rep.InFlightRSS == 0 {
+	if rep.CachedCheck <= 0 || rep.InFlight != 20 || rep.InFlightRSS == 0 || rep.InFlightGoroutines <= 0 {
 		t.Errorf("report: %+v", rep)
 	}
 	if rep.CacheHit.Calls != 12 || rep.CacheHit.Errors != 0 || rep.CacheHitAlone.Calls != 15 || rep.CacheHitAlone.Errors != 0 {
@@ -63,7 +63,9 @@ func TestRunSmall(t *testing.T) {
 			t.Errorf("cache hits in Redis (every answer cached: true): %+v", rep.CacheHitRedis)
 		}
 		// 5 pages each asked twice: with the cache each is fetched once.
-		if r := rep.Replay; r.Failed != 0 || r.Uncached < 10 || r.Saved() != 5 || r.Cached == 0 {
+		// (At least 5: a site request beside the page's, robots.txt say,
+		// may be saved too.)
+		if r := rep.Replay; r.Failed != 0 || r.Uncached < 10 || r.Saved() < 5 || r.Cached == 0 {
 			t.Errorf("replay: %+v (saved %d)", r, r.Saved())
 		}
 	}

@@ -38,8 +38,8 @@ func (r Report) summary(opts Options, w io.Writer) {
 		if r.InFlight >= 1000 {
 			target = " (target for 1,000 ≤ 120 MB)"
 		}
-		fmt.Fprintf(w, "  %d calls in flight: RSS of %s %.1f MB%s, %.0f KB per call above the baseline\n", r.InFlight, r.InFlightWhere, float64(r.InFlightRSS)/(1<<20), target,
-			float64(int64(r.InFlightRSS)-int64(r.BaselineRSS))/float64(r.InFlight)/1024)
+		fmt.Fprintf(w, "  %d calls in flight: RSS of %s %.1f MB%s; per call above the baseline %.0f KB and %.1f goroutines\n", r.InFlight, r.InFlightWhere, float64(r.InFlightRSS)/(1<<20), target,
+			float64(int64(r.InFlightRSS)-int64(r.BaselineRSS))/float64(r.InFlight)/1024, r.InFlightGoroutines)
 	}
 	if r.CacheHitAlone.Calls > 0 {
 		fmt.Fprintf(w, "  cache hit p50/p99, one client: memory %s/%s", ms(r.CacheHitAlone.P50), ms(r.CacheHitAlone.P99))
