@@ -16,3 +16,14 @@ func FastAnswered(h *Host) int64 {
 	}
 	return n
 }
+
+// DirectCalls is how many tool calls ran without the SDK.
+func DirectCalls(h *Host) int64 {
+	var n int64
+	for _, m := range h.plugins {
+		if s, ok := m.handler.(*mcpServers); ok {
+			n += s.direct.served.Load()
+		}
+	}
+	return n
+}

@@ -31,6 +31,7 @@ type mcpServers struct {
 	stream, json   http.Handler
 	refused        func(reason string) // counts the SDK's refusals
 	fast           *fastAnswers        // initialize, tools/list and ping without the SDK (fastanswers.go)
+	direct         *directCalls        // tools/call without the SDK's session (directcall.go)
 }
 
 // textOnlyFor reports whether r is answered by the text-only server: the
@@ -45,7 +46,11 @@ func textOnlyFor(r *http.Request) bool {
 // mcpHandler builds the plugin's MCP servers (its tools and get_result) and
 // the handler that picks one per request.
 func (h *Host) mcpHandler(p scrapers.Plugin) http.Handler {
-	s := &mcpServers{full: h.newMCPServer(p, true), textOnly: h.newMCPServer(p, false),
+	handlers := map[string]mcp.ToolHandler{GetResultTool: h.getResultHandler(p)}
+	for _, t := range p.Tools {
+		handlers[t.Name] = h.toolHandler(p, t)
+	}
+	s := &mcpServers{full: h.newMCPServer(p, true, handlers), textOnly: h.newMCPServer(p, false, handlers),
 		refused: func(reason string) { h.metrics.refusals.WithLabelValues(reason).Inc() }}
 	pick := func(r *http.Request) *mcp.Server {
 		if textOnlyFor(r) {
@@ -64,6 +69,7 @@ func (h *Host) mcpHandler(p scrapers.Plugin) http.Handler {
 	s.stream = mcp.NewStreamableHTTPHandler(pick, opts(false))
 	s.json = mcp.NewStreamableHTTPHandler(pick, opts(true))
 	s.fast = newFastAnswers(s, &h.sdkOnly)
+	s.direct = &directCalls{impl: serverImplementation(p), handlers: handlers, fast: s.fast}
 	return s
 }
 
@@ -72,7 +78,7 @@ func (h *Host) mcpHandler(p scrapers.Plugin) http.Handler {
 // which one the client gets.
 func (s *mcpServers) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	msg, _ := messageFrom(r.Context())
-	if msg != nil && s.fast.serve(w, r, msg, textOnlyFor(r)) {
+	if msg != nil && (s.fast.serve(w, r, msg, textOnlyFor(r)) || s.direct.serve(w, r, msg)) {
 		return
 	}
 	r.Header.Set("Accept", "application/json, text/event-stream")
@@ -101,8 +107,8 @@ func (s *mcpServers) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // newMCPServer is one of the plugin's servers. Its capabilities are honest:
 // tools, without listChanged (a stateless server cannot notify) and without
 // logging (it sends no log messages).
-func (h *Host) newMCPServer(p scrapers.Plugin, schemas bool) *mcp.Server {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "surfsense-" + p.ID, Title: p.Name, Version: Version}, &mcp.ServerOptions{
+func (h *Host) newMCPServer(p scrapers.Plugin, schemas bool, handlers map[string]mcp.ToolHandler) *mcp.Server {
+	srv := mcp.NewServer(serverImplementation(p), &mcp.ServerOptions{
 		Logger:       sdkLogger(h.log),
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 		SetCacheable: func(_ context.Context, req mcp.Request, c *mcp.Cacheable) {
@@ -117,14 +123,19 @@ func (h *Host) newMCPServer(p scrapers.Plugin, schemas bool) *mcp.Server {
 		if schemas {
 			out = toolOutputSchema(t, false)
 		}
-		srv.AddTool(mcpTool(h.published(t), out), h.toolHandler(p, t))
+		srv.AddTool(mcpTool(h.published(t), out), handlers[t.Name])
 	}
 	var out *jsonschema.Schema
 	if schemas {
 		out = getResultOutputSchema(p, false)
 	}
-	srv.AddTool(mcpTool(getResultTool(), out), h.getResultHandler(p))
+	srv.AddTool(mcpTool(getResultTool(), out), handlers[GetResultTool])
 	return srv
+}
+
+// serverImplementation is how the plugin's servers name themselves.
+func serverImplementation(p scrapers.Plugin) *mcp.Implementation {
+	return &mcp.Implementation{Name: "surfsense-" + p.ID, Title: p.Name, Version: Version}
 }
 
 // mcpTool is the MCP description of a tool: every scraper tool is read-only

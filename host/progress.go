@@ -11,17 +11,24 @@ import (
 // progress sends MCP progress notifications for one call when it carries a
 // progress token: the tool's own reports, and a heartbeat from the host.
 type progress struct {
-	ctx   context.Context
-	req   *mcp.CallToolRequest
-	token any
-	mu    sync.Mutex
-	n     float64
-	msg   string
-	total float64
+	ctx    context.Context
+	notify func(context.Context, *mcp.ProgressNotificationParams) error // nil: nobody to tell
+	token  any
+	mu     sync.Mutex
+	n      float64
+	msg    string
+	total  float64
 }
 
 func newProgress(ctx context.Context, req *mcp.CallToolRequest) *progress {
-	return &progress{ctx: ctx, req: req, token: req.Params.GetProgressToken()}
+	p := &progress{ctx: ctx, token: req.Params.GetProgressToken()}
+	switch {
+	case directCallFrom(ctx) != nil: // run without the SDK (directcall.go)
+		p.notify = directCallFrom(ctx).notifyProgress
+	case req.Session != nil:
+		p.notify = req.Session.NotifyProgress
+	}
+	return p
 }
 
 func (p *progress) report(message string, done, total int) {
@@ -57,8 +64,8 @@ func (p *progress) send(message string, total float64) {
 		total = 0 // the count went past the tool's estimate: say unknown
 	}
 	p.mu.Unlock()
-	if p.req.Session == nil {
+	if p.notify == nil {
 		return
 	}
-	_ = p.req.Session.NotifyProgress(p.ctx, &mcp.ProgressNotificationParams{ProgressToken: p.token, Message: message, Progress: n, Total: total})
+	_ = p.notify(p.ctx, &mcp.ProgressNotificationParams{ProgressToken: p.token, Message: message, Progress: n, Total: total})
 }

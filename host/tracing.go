@@ -437,31 +437,38 @@ func (h *Host) endMCP(r *http.Request, req *mcpRequest, status int) {
 func (h *Host) annotateMCP(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
-		r := mcpRequestFrom(ctx)
-		if r == nil {
-			return res, err
-		}
-		errType := ""
-		var we *jsonrpc.Error
-		switch {
-		case errors.As(err, &we):
-			errType = strconv.FormatInt(we.Code, 10)
-		case err != nil:
-			errType = strconv.Itoa(jsonrpc.CodeInternalError)
-		default:
-			if ctr, ok := res.(*mcp.CallToolResult); ok && ctr.IsError {
-				errType = "tool_error" // the convention's value for isError
-			}
-		}
-		if errType != "" {
-			r.mu.Lock()
-			r.errType = errType
-			if r.span != nil && we != nil {
-				r.span.SetAttributes(semconv.RPCResponseStatusCode(errType))
-			}
-			r.mu.Unlock()
-		}
+		noteMCPResult(ctx, res, err)
 		return res, err
+	}
+}
+
+// noteMCPResult records an answer's error type on the request's span and
+// log line: a JSON-RPC error's code, or tool_error for a tool's isError.
+// The SDK's answers pass here through annotateMCP; the direct calls call it.
+func noteMCPResult(ctx context.Context, res mcp.Result, err error) {
+	r := mcpRequestFrom(ctx)
+	if r == nil {
+		return
+	}
+	errType := ""
+	var we *jsonrpc.Error
+	switch {
+	case errors.As(err, &we):
+		errType = strconv.FormatInt(we.Code, 10)
+	case err != nil:
+		errType = strconv.Itoa(jsonrpc.CodeInternalError)
+	default:
+		if ctr, ok := res.(*mcp.CallToolResult); ok && ctr.IsError {
+			errType = "tool_error" // the convention's value for isError
+		}
+	}
+	if errType != "" {
+		r.mu.Lock()
+		r.errType = errType
+		if r.span != nil && we != nil {
+			r.span.SetAttributes(semconv.RPCResponseStatusCode(errType))
+		}
+		r.mu.Unlock()
 	}
 }
 

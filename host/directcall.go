@@ -1,0 +1,241 @@
+package host
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"maps"
+	"net/http"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Direct calls: a tool call held in flight through the SDK costs a session
+// of its own (two more goroutines, a connection, the decoders of its _meta),
+// which for a call that waits minutes on a slow site is most of what it
+// holds. A tools/call whose every part the SDK reads is known (directShape)
+// is run here instead: the same tool handler, the same events in the same
+// bytes (each JSON-RPC message an SSE "message" event, encoded as the SDK
+// encodes it), the same progress notifications; the keep-alive, cancel,
+// deadline, limits, metrics and logs are the host's, as for any call.
+// Anything else (an unknown tool, params the SDK would read otherwise, a
+// client that takes only JSON) goes to the SDK. TestDirectCallsMatchTheSDK
+// compares the two.
+
+const ctxDirectCall ctxKey = 202
+
+// metaServerInfo names the server in a 2026-07-28 result's _meta.
+const metaServerInfo = "io.modelcontextprotocol/serverInfo"
+
+// directCalls runs a plugin's tools/call requests without the SDK.
+type directCalls struct {
+	impl     *mcp.Implementation // the servers' own, named in 2026-07-28's results
+	handlers map[string]mcp.ToolHandler
+	fast     *fastAnswers // its shape checks and its switch
+	served   atomic.Int64
+}
+
+// directCall is one call's response: its events go out one at a time.
+type directCall struct {
+	mu sync.Mutex
+	w  http.ResponseWriter // the keep-alive writer
+}
+
+func directCallFrom(ctx context.Context) *directCall {
+	d, _ := ctx.Value(ctxDirectCall).(*directCall)
+	return d
+}
+
+// callParams are the members of tools/call's params the SDK reads.
+type callParams struct {
+	name      string
+	arguments json.RawMessage
+	meta      mcp.Meta
+}
+
+// serve runs r's tool call and reports whether it did; false leaves the
+// request untouched for the SDK.
+func (d *directCalls) serve(w http.ResponseWriter, r *http.Request, msg *rpcMessage) bool {
+	if msg.Method != "tools/call" || msg.JSONOnly || d.fast.off.Load() {
+		return false
+	}
+	p, ok := d.shape(r, msg)
+	if !ok {
+		return false
+	}
+	newProto := r.Header.Get("MCP-Protocol-Version") >= newProtocol
+	handler := d.handlers[p.name]
+	// The SDK sets these before it hands the call to its handler, which
+	// starts the response at once (keepalive.go).
+	h := w.Header()
+	h.Set("Cache-Control", "no-cache, no-transform")
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Connection", "keep-alive")
+	ka := newKeepAlive(w, true)
+	defer ka.close()
+	dc := &directCall{w: ka}
+	ctx := context.WithValue(r.Context(), ctxKeepAlive, ka)
+	ctx = context.WithValue(ctx, ctxDirectCall, dc)
+	req := &mcp.CallToolRequest{
+		Params: &mcp.CallToolParamsRaw{Meta: p.meta, Name: p.name, Arguments: p.arguments},
+		Extra:  &mcp.RequestExtra{Header: r.Header},
+	}
+	d.served.Add(1)
+	res, err := handler(ctx, req)
+	noteMCPResult(r.Context(), res, err)
+	if err != nil || res == nil {
+		// The host's handlers answer every failure as a tool error; a Go
+		// error here is a bug, answered as the SDK answers one.
+		dc.send(wireMessage{ID: msg.ID, Error: &wireError{Code: -32603, Message: errorText(err)}})
+		return true
+	}
+	res2 := *res
+	res = &res2
+	if res.Content == nil {
+		res.Content = []mcp.Content{} // as the SDK: never "null"
+	}
+	if newProto {
+		// As the SDK answers a request of 2026-07-28 (SEP-2575): the
+		// result says it is complete and names the server in _meta.
+		if _, named := res.Meta[metaServerInfo]; !named {
+			m := make(mcp.Meta, len(res.Meta)+1)
+			maps.Copy(m, res.Meta)
+			m[metaServerInfo] = d.impl
+			res.Meta = m
+		}
+	}
+	raw, merr := marshalNoEscape(res)
+	if merr != nil {
+		dc.send(wireMessage{ID: msg.ID, Error: &wireError{Code: -32603, Message: merr.Error()}})
+		return true
+	}
+	if newProto {
+		// The SDK's resultType is unexported; it is the wire's last
+		// member (the host's results ask no input of the client).
+		raw = append(raw[:len(raw)-1], `,"resultType":"complete"}`...)
+	}
+	dc.send(wireMessage{ID: msg.ID, Result: raw})
+	return true
+}
+
+func errorText(err error) string {
+	if err == nil {
+		return "the tool returned no result"
+	}
+	return err.Error()
+}
+
+// shape checks r as fastAnswers.shape does for the other methods, and
+// reads the call's params: a tool this server has, arguments as an object
+// (or none), and _meta with at most a progress token the SDK writes back
+// as it came.
+func (d *directCalls) shape(r *http.Request, msg *rpcMessage) (callParams, bool) {
+	var p callParams
+	if msg.ID == nil || !plainID(msg.ID) || len(r.Header.Values("Last-Event-ID")) > 0 || !sdkHostAllowed(r) {
+		return p, false
+	}
+	hv := r.Header.Get("MCP-Protocol-Version")
+	if hv != "" && !slices.Contains(d.fast.versions, hv) {
+		return p, false
+	}
+	newProto := hv >= newProtocol
+	params, ok := uniqueMembers(msg.Params)
+	if !ok || params == nil || !onlyMembers(params, "name", "arguments", "_meta") {
+		return p, false
+	}
+	name, ok := plainString(params["name"])
+	if !ok || d.handlers[name] == nil {
+		return p, false
+	}
+	if newProto && (r.Header.Get("Mcp-Method") != "tools/call" || r.Header.Get("Mcp-Name") != name) {
+		return p, false
+	}
+	if a, ok := params["arguments"]; ok {
+		if len(a) == 0 || a[0] != '{' {
+			return p, false
+		}
+		p.arguments = a
+	}
+	rawMeta := params["_meta"]
+	if !metaAgrees(rawMeta, hv, newProto) {
+		return p, false
+	}
+	if rawMeta != nil {
+		meta, _ := uniqueMembers(rawMeta)
+		if tok, ok := meta["progressToken"]; ok && !plainID(tok) {
+			return p, false // the SDK reads a token as any JSON; only plain ones come back the same
+		}
+		if err := json.Unmarshal(rawMeta, &p.meta); err != nil {
+			return p, false
+		}
+	}
+	p.name = name
+	return p, true
+}
+
+// plainString is raw's string when it is a JSON string without escapes.
+func plainString(raw json.RawMessage) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' || bytes.IndexByte(raw[1:len(raw)-1], '\\') >= 0 || bytes.IndexByte(raw[1:len(raw)-1], '"') >= 0 {
+		return "", false
+	}
+	return string(raw[1 : len(raw)-1]), true
+}
+
+// notifyProgress sends one progress notification, as the SDK's
+// ServerSession.NotifyProgress does.
+func (dc *directCall) notifyProgress(_ context.Context, params *mcp.ProgressNotificationParams) error {
+	raw, err := marshalNoEscape(params)
+	if err != nil {
+		return err
+	}
+	dc.send(wireMessage{Method: "notifications/progress", Params: raw})
+	return nil
+}
+
+// wireMessage is a JSON-RPC message as the SDK's jsonrpc2 writes one.
+type wireMessage struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id,omitempty"`
+	Method  string          `json:"method,omitempty"`
+	Params  json.RawMessage `json:"params,omitempty"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   *wireError      `json:"error,omitempty"`
+}
+
+type wireError struct {
+	Code    int64           `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+// send writes m as one SSE message event and flushes it.
+func (dc *directCall) send(m wireMessage) {
+	m.JSONRPC = "2.0"
+	data, err := marshalNoEscape(&m)
+	if err != nil {
+		return
+	}
+	b := make([]byte, 0, len("event: message\ndata: \n\n")+len(data))
+	b = append(b, "event: message\ndata: "...)
+	b = append(append(b, data...), "\n\n"...)
+	dc.mu.Lock()
+	defer dc.mu.Unlock()
+	if _, err := dc.w.Write(b); err == nil {
+		_ = http.NewResponseController(dc.w).Flush()
+	}
+}
+
+// marshalNoEscape is json.Marshal without HTML escaping, as the SDK
+// encodes its messages.
+func marshalNoEscape(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
