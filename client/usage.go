@@ -53,6 +53,8 @@ type UsageCounts struct {
 	Blocked          int64 `json:"blocked"`
 	Partial          int64 `json:"partial"`
 	Cancelled        int64 `json:"cancelled"`
+	// Cached are the calls answered from the host's shared result cache.
+	Cached int64 `json:"cached"`
 }
 
 // UsageError is a GET /usage the host refused or could not answer: the

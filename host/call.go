@@ -178,7 +178,7 @@ func (h *Host) observeCall(ctx context.Context, plugin, tool string, c caller, o
 	if stats != nil {
 		requests, bytes, blocked = stats.Requests.Load(), stats.Bytes.Load(), stats.Blocked.Load()
 	}
-	h.countCall(plugin, tool, c, outcome, items, requests, bytes)
+	h.countCall(plugin, tool, c, outcome, items, requests, bytes, served)
 	// The request's one log line carries it (requestlog.go).
 	if noteCall(ctx, callNote{outcome: outcome, items: items, requests: requests, bytes: bytes, blocked: blocked,
 		thread: c.Thread, durationMs: time.Since(start).Milliseconds(), withUpstreamCounts: stats != nil}) {

@@ -494,3 +494,19 @@ func TestUsageSeriesHaveNoLicense(t *testing.T) {
 		t.Fatal("a series names the license")
 	}
 }
+
+// A call answered from the shared result cache is counted, as cached and
+// without upstream requests, for the license that asked it, whoever asked
+// first.
+func TestUsageCountsCacheHits(t *testing.T) {
+	clock := newClock(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
+	rs := startUsageReplicas(t, "", 1, clock, nil, func(c *host.Config) { c.ResultCacheTTL = 5 * time.Minute })
+	for range 2 {
+		rs[0].call(t, "key-a", meteredArgs{Pages: 2})
+	}
+	rs[0].call(t, "key-b", meteredArgs{Pages: 2})
+	_, a := getUsage(t, rs[0].URL, "key-a", "")
+	want(t, "key-a metered.get.day", a.Plugins["metered"].Tools["get"].Day, usage.Counts{Calls: 2, Items: 4, UpstreamRequests: 2, UpstreamBytes: 20, Cached: 1})
+	_, b := getUsage(t, rs[0].URL, "key-b", "")
+	want(t, "key-b totals.day", b.Totals.Day, usage.Counts{Calls: 1, Items: 2, Cached: 1})
+}

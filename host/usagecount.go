@@ -40,9 +40,12 @@ var refusedNames = [...]string{refusedRateLimited: "rate_limited", refusedConcur
 // countCall counts the end of one tool call: answered, with its items,
 // upstream requests and bytes, and whether it ended blocked, partial or
 // cancelled.
-func (h *Host) countCall(plugin, tool string, c caller, outcome string, items int, requests, bytes int64) {
+func (h *Host) countCall(plugin, tool string, c caller, outcome string, items int, requests, bytes int64, served string) {
 	e := usage.Event{License: c.LicenseHash, Plan: planOf(c.Result), Plugin: plugin, Tool: tool, Time: h.now()}
 	e.Counts.Calls = 1
+	if served == servedCache {
+		e.Counts.Cached = 1
+	}
 	returned := int64(items)
 	switch outcome {
 	case "cancelled":

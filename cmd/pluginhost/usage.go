@@ -83,7 +83,7 @@ func usageCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "top %d licenses by calls made in %s %s (license by hash prefix)\n", len(ranked), kind, p)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "license\tplan\tcalls\trefused rate\tconcurrency\tlicense\titems\tupstream req\tupstream bytes\tblocked\tpartial\tcancelled\t")
+	fmt.Fprintln(tw, "license\tplan\tcalls\trefused rate\tconcurrency\tlicense\titems\tupstream req\tupstream bytes\tblocked\tpartial\tcancelled\tcached\t")
 	for _, r := range ranked {
 		c := r.Counts
 		plan := r.Plan
@@ -94,8 +94,8 @@ func usageCmd(args []string, stdout, stderr io.Writer) int {
 		if len(h) > hashPrefix {
 			h = h[:hashPrefix]
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t\n", h, cleanPlan(plan), c.Calls, c.Refused.RateLimited, c.Refused.Concurrency,
-			c.Refused.License, c.Items, c.UpstreamRequests, c.UpstreamBytes, c.Blocked, c.Partial, c.Cancelled)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t\n", h, cleanPlan(plan), c.Calls, c.Refused.RateLimited, c.Refused.Concurrency,
+			c.Refused.License, c.Items, c.UpstreamRequests, c.UpstreamBytes, c.Blocked, c.Partial, c.Cancelled, c.Cached)
 	}
 	if err := tw.Flush(); err != nil {
 		return 1

@@ -19,6 +19,10 @@ type Counts struct {
 	Blocked   int64 `json:"blocked"`
 	Partial   int64 `json:"partial"`
 	Cancelled int64 `json:"cancelled"`
+	// Cached are calls answered from the shared result cache: an identical
+	// call's stored answer, fetched again from no site (their upstream
+	// requests are zero).
+	Cached int64 `json:"cached"`
 }
 
 // Refused are calls refused before they ran, by reason.
@@ -36,7 +40,7 @@ type Refused struct {
 // the names Redis stores them under.
 var Fields = [...]string{
 	"calls", "refused_rate_limited", "refused_concurrency", "refused_license",
-	"items", "upstream_requests", "upstream_bytes", "blocked", "partial", "cancelled",
+	"items", "upstream_requests", "upstream_bytes", "blocked", "partial", "cancelled", "cached",
 }
 
 // NumFields is len(Fields).
@@ -49,13 +53,13 @@ const MadeFields = 4
 // Values are the counters in the order of [Fields].
 func (c Counts) Values() [NumFields]int64 {
 	return [NumFields]int64{c.Calls, c.Refused.RateLimited, c.Refused.Concurrency, c.Refused.License,
-		c.Items, c.UpstreamRequests, c.UpstreamBytes, c.Blocked, c.Partial, c.Cancelled}
+		c.Items, c.UpstreamRequests, c.UpstreamBytes, c.Blocked, c.Partial, c.Cancelled, c.Cached}
 }
 
 // ptrs are the counters' addresses in the order of Fields.
 func (c *Counts) ptrs() [NumFields]*int64 {
 	return [NumFields]*int64{&c.Calls, &c.Refused.RateLimited, &c.Refused.Concurrency, &c.Refused.License,
-		&c.Items, &c.UpstreamRequests, &c.UpstreamBytes, &c.Blocked, &c.Partial, &c.Cancelled}
+		&c.Items, &c.UpstreamRequests, &c.UpstreamBytes, &c.Blocked, &c.Partial, &c.Cancelled, &c.Cached}
 }
 
 // Set sets the counter named field (one of [Fields]) to v; it reports
@@ -82,6 +86,7 @@ func (c *Counts) Add(o Counts) {
 	c.Blocked += o.Blocked
 	c.Partial += o.Partial
 	c.Cancelled += o.Cancelled
+	c.Cached += o.Cached
 }
 
 // Made are the calls made: answered or refused.
