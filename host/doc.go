@@ -24,6 +24,11 @@
 //   - clientcancel.go: notifications/cancelled ends its call on any replica
 //   - mcp.go: a plugin's MCP servers and its tools' descriptions;
 //     outputschema.go: the result envelope each tool declares
+//   - fastanswers.go: initialize, server/discover, tools/list and ping
+//     answered from bytes the SDK built once per shape, for the request
+//     shapes proven to get the same answer; directcall.go: tools/call run
+//     without the SDK's per-request session, in the SDK's bytes;
+//     jsonmembers.go: a request's JSON members read without decoding
 //   - call.go: one tool call's lifecycle (deadline, cancel, progress, panics);
 //     keepalive.go: bytes at least every KeepAliveInterval while it runs
 //   - resultcache.go: identical calls answered from the shared cache
@@ -40,11 +45,6 @@
 //     line, the SDK's chatter at debug; upstreammetrics.go: the per-site
 //     upstream series (host/telemetry builds the providers from OTEL_*)
 //   - progress.go, inflight.go, metrics.go, respond.go, parts.go
-//   - rpcerrors.go: the SDK's plain-text refusals as JSON-RPC errors
-//   - outputschema.go, resultcheck.go: the result envelope as outputSchema,
-//     and results checked against it (Options.CheckResult)
-//   - keepalive.go: a call's response started at once, never silent
-//   - clientcancel.go: notifications/cancelled by request id, the slot freed
 //
 // The contract it serves is ../shared/spec/CONTRACTS.md beside the
 // repository; comments cite its sections by name.
