@@ -309,6 +309,7 @@ func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, code i
 
 func (h *Host) refuseRPC(w http.ResponseWriter, id json.RawMessage, e *rpcError) {
 	h.metrics.refusals.WithLabelValues(e.Reason).Inc()
+	noteErrorType(w, strconv.Itoa(e.Code)) // the span's error.type: the JSON-RPC code it answered
 	if e.Status == http.StatusOK && id == nil {
 		e.Status = http.StatusBadRequest // a notification has no response to carry the error
 	}

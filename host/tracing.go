@@ -208,6 +208,16 @@ func noteRefusal(w http.ResponseWriter, reason string) {
 	}
 }
 
+// noteErrorType records the error type of a JSON-RPC error the host
+// answered with itself (the body gate's), as the convention asks: its code.
+func noteErrorType(w http.ResponseWriter, errType string) {
+	if rw, ok := w.(*mcpResponseWriter); ok {
+		rw.req.mu.Lock()
+		rw.req.errType = errType
+		rw.req.mu.Unlock()
+	}
+}
+
 // mcpResponseWriter is the MCP route's writer: it keeps the status and
 // lets refuse name its reason.
 type mcpResponseWriter struct {

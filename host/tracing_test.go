@@ -414,6 +414,43 @@ func TestTraceOfARefusal(t *testing.T) {
 	}
 }
 
+// A body the gate refuses is traced with the JSON-RPC code it answered as
+// error.type, not its HTTP status.
+func TestTraceOfABodyGateRefusal(t *testing.T) {
+	th := startTracedHost(t)
+	req, _ := http.NewRequest(http.MethodPost, th.URL+"/traced/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "License k")
+	req.Header.Set("Traceparent", "00-"+headerTraceID+"-5555666677778888-01")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Fatalf("status %d for a malformed body", resp.StatusCode)
+	}
+	spans := th.recv.WaitSpans(t, 10*time.Second, "no span of the refused body", func(s []otlptest.Span) bool {
+		for _, x := range s {
+			if x.ParentID() == "5555666677778888" {
+				return true
+			}
+		}
+		return false
+	})
+	for _, s := range spans {
+		if s.ParentID() != "5555666677778888" {
+			continue
+		}
+		if et, _ := s.Attr("error.type"); et != "-32700" {
+			t.Fatalf("error.type %q, want -32700 (parse error): %v", et, s.Attrs())
+		}
+		if st, _ := s.Attr("http.response.status_code"); st != "400" {
+			t.Fatalf("status %q", st)
+		}
+	}
+}
+
 func countCallLines(logs []map[string]any) int {
 	n := 0
 	for _, l := range logs {
