@@ -181,7 +181,7 @@ func (h *Host) observeCall(ctx context.Context, plugin, tool string, c caller, o
 	h.countCall(plugin, tool, c, outcome, items, requests, bytes, served)
 	// The request's one log line carries it (requestlog.go).
 	if noteCall(ctx, callNote{outcome: outcome, items: items, requests: requests, bytes: bytes, blocked: blocked,
-		thread: c.Thread, durationMs: time.Since(start).Milliseconds(), withUpstreamCounts: stats != nil}) {
+		thread: c.Thread, durationMs: time.Since(start).Milliseconds(), withUpstreamCounts: stats != nil, served: served}) {
 		return
 	}
 	h.log.Info("tool call", "request_id", RequestIDFrom(ctx), "plugin", plugin, "tool", tool, "outcome", outcome,

@@ -44,6 +44,9 @@ func (h *Host) logMCP(r *http.Request, req *mcpRequest, method, tool, errType st
 		if call.thread != "" {
 			attrs = append(attrs, slog.String("thread", call.thread))
 		}
+		if call.served != "" {
+			attrs = append(attrs, slog.String("served", call.served))
+		}
 		if call.withUpstreamCounts {
 			attrs = append(attrs, slog.Int64("upstream_requests", call.requests), slog.Int64("upstream_bytes", call.bytes),
 				slog.Int64("upstream_blocked", call.blocked))

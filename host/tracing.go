@@ -168,6 +168,7 @@ type callNote struct {
 	thread             string
 	durationMs         int64
 	withUpstreamCounts bool
+	served             string // fresh, shared or cache: where the answer came from ("" for get_result)
 }
 
 func mcpRequestFrom(ctx context.Context) *mcpRequest {

@@ -68,14 +68,15 @@ func TestUpstreamAttemptsCountedPerCall(t *testing.T) {
 			continue
 		}
 		var rec struct {
-			Requests int `json:"upstream_requests"`
-			Bytes    int `json:"upstream_bytes"`
+			Requests int    `json:"upstream_requests"`
+			Bytes    int    `json:"upstream_bytes"`
+			Served   string `json:"served"`
 		}
 		if err := json.Unmarshal([]byte(line), &rec); err != nil {
 			t.Fatal(err)
 		}
-		if rec.Requests != 2 || rec.Bytes != 10 {
-			t.Fatalf("the call counted %d upstream requests and %d bytes, want 2 (a 503, then the page) and 10: %s", rec.Requests, rec.Bytes, line)
+		if rec.Requests != 2 || rec.Bytes != 10 || rec.Served != "fresh" {
+			t.Fatalf("the call counted %d upstream requests and %d bytes, want 2 (a 503, then the page) and 10, served fresh: %s", rec.Requests, rec.Bytes, line)
 		}
 		return
 	}
