@@ -211,16 +211,30 @@ type wireError struct {
 	Data    json.RawMessage `json:"data,omitempty"`
 }
 
-// send writes m as one SSE message event and flushes it.
+// send writes m as one SSE message event and flushes it. A result or a
+// notification (the common messages) is framed by hand: its params or
+// result are already compact JSON from marshalNoEscape, so encoding/json
+// would only scan them again to write the same bytes.
 func (dc *directCall) send(m wireMessage) {
-	m.JSONRPC = "2.0"
-	data, err := marshalNoEscape(&m)
-	if err != nil {
-		return
+	const head = "event: message\ndata: "
+	var b []byte
+	switch {
+	case m.Error == nil && m.Result != nil && m.Method == "":
+		b = make([]byte, 0, len(head)+len(m.ID)+len(m.Result)+48)
+		b = append(append(append(append(b, head+`{"jsonrpc":"2.0","id":`...), m.ID...), `,"result":`...), m.Result...)
+		b = append(b, "}\n\n"...)
+	case m.Error == nil && m.ID == nil && m.Params != nil:
+		b = make([]byte, 0, len(head)+len(m.Method)+len(m.Params)+48)
+		b = append(append(append(append(b, head+`{"jsonrpc":"2.0","method":"`...), m.Method...), `","params":`...), m.Params...)
+		b = append(b, "}\n\n"...)
+	default:
+		m.JSONRPC = "2.0"
+		data, err := marshalNoEscape(&m)
+		if err != nil {
+			return
+		}
+		b = append(append([]byte(head), data...), "\n\n"...)
 	}
-	b := make([]byte, 0, len("event: message\ndata: \n\n")+len(data))
-	b = append(b, "event: message\ndata: "...)
-	b = append(append(b, data...), "\n\n"...)
 	dc.mu.Lock()
 	defer dc.mu.Unlock()
 	if _, err := dc.w.Write(b); err == nil {
