@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"maps"
 	"net/http"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -134,14 +133,13 @@ func errorText(err error) string {
 // as it came.
 func (d *directCalls) shape(r *http.Request, msg *rpcMessage) (callParams, bool) {
 	var p callParams
-	if msg.ID == nil || !plainID(msg.ID) || len(r.Header.Values("Last-Event-ID")) > 0 || !sdkHostAllowed(r) {
+	if msg.ID == nil || !plainID(msg.ID) {
 		return p, false
 	}
-	hv := r.Header.Get("MCP-Protocol-Version")
-	if hv != "" && !slices.Contains(d.fast.versions, hv) {
+	hv, newProto, ok := d.fast.knownHeaders(r, msg.Method)
+	if !ok {
 		return p, false
 	}
-	newProto := hv >= newProtocol
 	params, ok := uniqueMembers(msg.Params)
 	if !ok || params == nil || !onlyMembers(params, "name", "arguments", "_meta") {
 		return p, false
@@ -150,7 +148,7 @@ func (d *directCalls) shape(r *http.Request, msg *rpcMessage) (callParams, bool)
 	if !ok || d.handlers[name] == nil {
 		return p, false
 	}
-	if newProto && (r.Header.Get("Mcp-Method") != "tools/call" || r.Header.Get("Mcp-Name") != name) {
+	if newProto && r.Header.Get("Mcp-Name") != name {
 		return p, false
 	}
 	if a, ok := params["arguments"]; ok {

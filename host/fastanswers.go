@@ -130,19 +130,9 @@ func (f *fastAnswers) shape(r *http.Request, msg *rpcMessage) (fastKey, bool) {
 	if msg.ID != nil && !plainID(msg.ID) {
 		return key, false // the SDK would write it back spelled otherwise
 	}
-	if len(r.Header.Values("Last-Event-ID")) > 0 {
-		return key, false // the SDK refuses it on a POST
-	}
-	hv := r.Header.Get("MCP-Protocol-Version")
-	if hv != "" && !slices.Contains(f.versions, hv) {
+	hv, newProto, ok := f.knownHeaders(r, msg.Method)
+	if !ok {
 		return key, false
-	}
-	newProto := hv >= newProtocol
-	if newProto && r.Header.Get("Mcp-Method") != msg.Method {
-		return key, false // the SDK answers a missing or other Mcp-Method with an error
-	}
-	if !sdkHostAllowed(r) {
-		return key, false // the SDK's DNS-rebinding guard answers 403
 	}
 	key.method, key.header = msg.Method, hv
 	params, ok := uniqueMembers(msg.Params)
@@ -175,6 +165,26 @@ func (f *fastAnswers) shape(r *http.Request, msg *rpcMessage) (fastKey, bool) {
 		}
 	}
 	return key, metaAgrees(params["_meta"], hv, newProto)
+}
+
+// knownHeaders checks the headers the SDK reads of any request: no
+// Last-Event-ID (refused on a POST), a protocol version it negotiates (or
+// none), from 2026-07-28 on an Mcp-Method naming the method, and a Host its
+// DNS-rebinding guard lets through. It returns the version and whether it
+// is 2026-07-28's protocol or later.
+func (f *fastAnswers) knownHeaders(r *http.Request, method string) (string, bool, bool) {
+	if len(r.Header.Values("Last-Event-ID")) > 0 || !sdkHostAllowed(r) {
+		return "", false, false
+	}
+	hv := r.Header.Get("MCP-Protocol-Version")
+	if hv != "" && !slices.Contains(f.versions, hv) {
+		return "", false, false
+	}
+	newProto := hv >= newProtocol
+	if newProto && r.Header.Get("Mcp-Method") != method {
+		return "", false, false // the SDK answers a missing or other Mcp-Method with an error
+	}
+	return hv, newProto, true
 }
 
 // metaAgrees checks _meta as the SDK reads it. Before 2026-07-28 it must not
