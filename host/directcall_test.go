@@ -1,7 +1,6 @@
 package host_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -153,35 +152,7 @@ func directHosts(t *testing.T) (direct, sdk *hosttest.Host) {
 // clients, 2026-07-28 without its headers) go to the SDK.
 func TestDirectCallsMatchTheSDK(t *testing.T) {
 	direct, sdk := directHosts(t)
-	real, took := 0, 0
-	for i, r := range directCorpus() {
-		before := host.DirectCalls(direct.Host)
-		got := ask(t, direct.URL+"/echo/mcp", r)
-		wasDirect := host.DirectCalls(direct.Host) > before
-		want := ask(t, sdk.URL+"/echo/mcp", r)
-		if got.status != want.status || !bytes.Equal(got.body, want.body) || fmt.Sprint(got.header) != fmt.Sprint(want.header) {
-			t.Fatalf("request %d (direct: %v)\n%v\n%s\ndirect: %d %v\n%s\nsdk:    %d %v\n%s", i, wasDirect, r.header, r.body,
-				got.status, got.header, got.body, want.status, want.header, want.body)
-		}
-		if r.real {
-			real++
-			if !wasDirect {
-				t.Errorf("request %d (%v %s) is what real clients send but the SDK ran it", i, r.header, r.body)
-			}
-		}
-		if r.notFast && wasDirect {
-			t.Errorf("request %d (%v %s) ran directly, which cannot prove its answer", i, r.header, r.body)
-		}
-		if wasDirect {
-			took++
-		}
-	}
-	if host.DirectCalls(sdk.Host) != 0 {
-		t.Fatal("the reference host ran a call without the SDK")
-	}
-	if real == 0 || took < real {
-		t.Fatalf("%d calls ran directly, of %d real clients' shapes", took, real)
-	}
+	took := differential(t, direct, sdk, "/echo/mcp", directCorpus(), host.DirectCalls)
 	t.Logf("%d direct calls, all answered as the SDK answers", took)
 }
 

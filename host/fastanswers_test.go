@@ -193,44 +193,56 @@ func ask(t *testing.T, url string, r fastRequest) answer {
 	return answer{resp.StatusCode, h, b}
 }
 
+// differential sends every request of corpus to fast (the host's own
+// paths on) and to sdk (the SDK answering everything) at path and requires
+// the same status, headers and bytes; the shapes real clients send must
+// have taken the host's path (counted by taken), and those marked notFast
+// must not have. It returns how many took it.
+func differential(t *testing.T, fast, sdk *hosttest.Host, path string, corpus []fastRequest, taken func(*host.Host) int64) int {
+	t.Helper()
+	took, real := 0, 0
+	for i, r := range corpus {
+		before := taken(fast.Host)
+		got := ask(t, fast.URL+path, r)
+		own := taken(fast.Host) > before
+		want := ask(t, sdk.URL+path, r)
+		if got.status != want.status || !bytes.Equal(got.body, want.body) || fmt.Sprint(got.header) != fmt.Sprint(want.header) {
+			t.Fatalf("request %d to %s (the host's path: %v)\n%v\n%s\nhost: %d %v\n%.600s\nsdk:  %d %v\n%.600s", i, path, own, r.header, r.body,
+				got.status, got.header, got.body, want.status, want.header, want.body)
+		}
+		if r.real {
+			real++
+			if !own {
+				t.Errorf("request %d (%v %s) is what real clients send but the SDK answered it", i, r.header, r.body)
+			}
+		}
+		if r.notFast && own {
+			t.Errorf("request %d (%v %s) took the host's path, which cannot prove its answer", i, r.header, r.body)
+		}
+		if own {
+			took++
+		}
+	}
+	if taken(sdk.Host) != 0 {
+		t.Fatal("the reference host answered without the SDK")
+	}
+	if real == 0 || took < real {
+		t.Fatalf("%d requests took the host's path, of %d real clients' shapes", took, real)
+	}
+	return took
+}
+
 // The fast answers are the SDK's answers, byte for byte, for every shape of
 // the corpus; the shapes real clients send take the fast path, and those the
 // fast path cannot prove identical go to the SDK.
 func TestFastAnswersMatchTheSDK(t *testing.T) {
 	fast, sdk := fastHosts(t)
 	corpus := fastCorpus()
-	took, real := 0, 0
-	for i, r := range corpus {
-		for _, plugin := range []string{"web-crawl", "slow"} {
-			before := host.FastAnswered(fast.Host)
-			got := ask(t, fast.URL+"/"+plugin+"/mcp", r)
-			wasFast := host.FastAnswered(fast.Host) > before
-			want := ask(t, sdk.URL+"/"+plugin+"/mcp", r)
-			if got.status != want.status || !bytes.Equal(got.body, want.body) || fmt.Sprint(got.header) != fmt.Sprint(want.header) {
-				t.Fatalf("request %d to %s (fast path: %v)\n%v\n%s\nfast: %d %v\n%.600s\nsdk:  %d %v\n%.600s", i, plugin, wasFast, r.header, r.body,
-					got.status, got.header, got.body, want.status, want.header, want.body)
-			}
-			if r.real {
-				real++
-			}
-			if r.real && !wasFast {
-				t.Errorf("request %d (%v %s) is what real clients send but the SDK answered it", i, r.header, r.body)
-			}
-			if r.notFast && wasFast {
-				t.Errorf("request %d (%v %s) took the fast path, which cannot prove its answer", i, r.header, r.body)
-			}
-			if wasFast {
-				took++
-			}
-		}
-	}
-	if host.FastAnswered(sdk.Host) != 0 {
-		t.Fatal("the reference host answered without the SDK")
+	took := 0
+	for _, plugin := range []string{"web-crawl", "slow"} {
+		took += differential(t, fast, sdk, "/"+plugin+"/mcp", corpus, host.FastAnswered)
 	}
 	t.Logf("%d requests, %d answered by the fast path, all the same as the SDK's", 2*len(corpus), took)
-	if real == 0 || took < real {
-		t.Fatalf("%d requests took the fast path, of %d real clients' shapes", took, real)
-	}
 }
 
 // The official Go SDK client (server/discover and tools/list of 2026-07-28)
