@@ -39,8 +39,9 @@ type directCalls struct {
 
 // directCall is one call's response: its events go out one at a time.
 type directCall struct {
-	mu sync.Mutex
-	w  http.ResponseWriter // the keep-alive writer
+	mu       sync.Mutex
+	w        http.ResponseWriter // the keep-alive writer
+	jsonOnly bool                // one JSON body: the result alone, unframed
 }
 
 func directCallFrom(ctx context.Context) *directCall {
@@ -58,7 +59,7 @@ type callParams struct {
 // serve runs r's tool call and reports whether it did; false leaves the
 // request untouched for the SDK.
 func (d *directCalls) serve(w http.ResponseWriter, r *http.Request, msg *rpcMessage) bool {
-	if msg.Method != "tools/call" || msg.JSONOnly || d.fast.off.Load() {
+	if msg.Method != "tools/call" || d.fast.off.Load() {
 		return false
 	}
 	p, ok := d.shape(r, msg)
@@ -68,14 +69,21 @@ func (d *directCalls) serve(w http.ResponseWriter, r *http.Request, msg *rpcMess
 	newProto := r.Header.Get("MCP-Protocol-Version") >= newProtocol
 	handler := d.handlers[p.name]
 	// The SDK sets these before it hands the call to its handler, which
-	// starts the response at once (keepalive.go).
+	// starts the response at once (keepalive.go). A client that takes only
+	// JSON gets one JSON body, after the keep-alive's newlines (JSON allows
+	// whitespace before a value), and no progress: the SDK would answer it
+	// only at the end, in an array around the result, with nothing before.
 	h := w.Header()
 	h.Set("Cache-Control", "no-cache, no-transform")
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Connection", "keep-alive")
-	ka := newKeepAlive(w, true)
+	if msg.JSONOnly {
+		h.Set("Content-Type", "application/json")
+	} else {
+		h.Set("Content-Type", "text/event-stream")
+		h.Set("Connection", "keep-alive")
+	}
+	ka := newKeepAlive(w, !msg.JSONOnly)
 	defer ka.close()
-	dc := &directCall{w: ka}
+	dc := &directCall{w: ka, jsonOnly: msg.JSONOnly}
 	ctx := context.WithValue(r.Context(), ctxKeepAlive, ka)
 	ctx = context.WithValue(ctx, ctxDirectCall, dc)
 	req := &mcp.CallToolRequest{
@@ -214,24 +222,30 @@ type wireError struct {
 // result are already compact JSON from marshalNoEscape, so encoding/json
 // would only scan them again to write the same bytes.
 func (dc *directCall) send(m wireMessage) {
-	const head = "event: message\ndata: "
+	head, tail := "event: message\ndata: ", "\n\n"
+	if dc.jsonOnly {
+		if m.ID == nil {
+			return // a notification: a JSON body carries the result alone
+		}
+		head, tail = "", ""
+	}
 	var b []byte
 	switch {
 	case m.Error == nil && m.Result != nil && m.Method == "":
 		b = make([]byte, 0, len(head)+len(m.ID)+len(m.Result)+48)
 		b = append(append(append(append(b, head+`{"jsonrpc":"2.0","id":`...), m.ID...), `,"result":`...), m.Result...)
-		b = append(b, "}\n\n"...)
+		b = append(b, "}"+tail...)
 	case m.Error == nil && m.ID == nil && m.Params != nil:
 		b = make([]byte, 0, len(head)+len(m.Method)+len(m.Params)+48)
 		b = append(append(append(append(b, head+`{"jsonrpc":"2.0","method":"`...), m.Method...), `","params":`...), m.Params...)
-		b = append(b, "}\n\n"...)
+		b = append(b, "}"+tail...)
 	default:
 		m.JSONRPC = "2.0"
 		data, err := marshalNoEscape(&m)
 		if err != nil {
 			return
 		}
-		b = append(append([]byte(head), data...), "\n\n"...)
+		b = append(append([]byte(head), data...), tail...)
 	}
 	dc.mu.Lock()
 	defer dc.mu.Unlock()

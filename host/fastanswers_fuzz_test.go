@@ -76,13 +76,17 @@ func FuzzFastPathsMatchTheSDK(f *testing.F) {
 			return rec
 		}
 		got, want := serve(fh), serve(sh)
+		gb, wb := got.Body.Bytes(), want.Body.Bytes()
+		if method == "tools/call" && got.Header().Get("Content-Type") == "application/json" {
+			gb, wb = jsonAnswer(gb), jsonAnswer(wb) // a JSON-only client's call: see jsonAnswer
+		}
 		gh, wh := got.Header().Clone(), want.Header().Clone()
 		for _, k := range []string{"Date", "X-Request-Id", "Content-Length"} {
 			gh.Del(k)
 			wh.Del(k)
 		}
-		if got.Code != want.Code || !bytes.Equal(got.Body.Bytes(), want.Body.Bytes()) || fmt.Sprint(gh) != fmt.Sprint(wh) {
-			t.Fatalf("%v\n%s\nfast: %d %v\n%s\nsdk:  %d %v\n%s", hdr, body, got.Code, gh, got.Body.Bytes(), want.Code, wh, want.Body.Bytes())
+		if got.Code != want.Code || !bytes.Equal(gb, wb) || fmt.Sprint(gh) != fmt.Sprint(wh) {
+			t.Fatalf("%v\n%s\nfast: %d %v\n%s\nsdk:  %d %v\n%s", hdr, body, got.Code, gh, gb, want.Code, wh, wb)
 		}
 	})
 }

@@ -89,9 +89,10 @@ func (s *mcpServers) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	jsonOnly := msg != nil && msg.JSONOnly
 	if msg != nil && msg.Method == "tools/call" && !jsonOnly {
 		// The call's handler starts the response and keeps it from going
-		// silent (keepalive.go). Not yet for JSON-only clients: whitespace
-		// before their one JSON body is written but not yet proven to reach
-		// them, so their answer comes whole at the end.
+		// silent (keepalive.go). A JSON-only client's call reaches the SDK
+		// only in a shape the direct calls leave to it (an unknown tool,
+		// params it reads otherwise), answered at once; the direct calls
+		// give a JSON-only client its keep-alive newlines (directcall.go).
 		ka := newKeepAlive(ew, !jsonOnly)
 		defer ka.close()
 		w = ka
