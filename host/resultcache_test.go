@@ -71,6 +71,11 @@ func TestResultCacheAnswersAQuestionAskedTwiceOnce(t *testing.T) {
 	if p := envelope(t, mustCall(t, bob, "crawl", map[string]any{"start_urls": []string{site.URL + "/a"}, "max_age_seconds": 60})); !p.Cached {
 		t.Fatal("max_age_seconds 60 missed a fresh answer")
 	}
+	// So is one spelling out web-crawl's published defaults.
+	spelled := map[string]any{"start_urls": []string{site.URL + "/a"}, "max_crawl_depth": 0, "max_crawl_pages": webcrawl.DefaultMaxPages, "max_length": webcrawl.DefaultMaxLength}
+	if p := envelope(t, mustCall(t, bob, "crawl", spelled)); !p.Cached || hits.Load() != fetched {
+		t.Fatal("the defaults spelled out missed the answer to the call that left them out")
+	}
 	// max_age_seconds 0 fetches afresh, and the fresh answer is kept.
 	if p := envelope(t, mustCall(t, bob, "crawl", map[string]any{"start_urls": []string{site.URL + "/a"}, "max_age_seconds": 0})); p.Cached || hits.Load() == fetched {
 		t.Fatalf("max_age_seconds 0: cached %v, requests %d → %d", p.Cached, fetched, hits.Load())
@@ -103,7 +108,7 @@ func TestResultCacheAnswersAQuestionAskedTwiceOnce(t *testing.T) {
 	rec := httptest.NewRecorder()
 	h.MetricsHandler().ServeHTTP(rec, mustReq(http.MethodGet, "/metrics"))
 	for _, want := range []string{
-		`pluginhost_result_cache_calls_total{plugin="web-crawl",served="cache",tool="crawl"} 3`,
+		`pluginhost_result_cache_calls_total{plugin="web-crawl",served="cache",tool="crawl"} 4`,
 		// the first, the forced one, and the empty start_urls (which
 		// web-crawl refuses as it runs, not as it decodes)
 		`pluginhost_result_cache_calls_total{plugin="web-crawl",served="fresh",tool="crawl"} 3`,

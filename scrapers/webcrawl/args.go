@@ -47,6 +47,12 @@ func schema(s *jsonschema.Schema) {
 	setRange(s, "max_length", 100, MaxMaxLength, false)
 	setRange(s, "include_url_patterns", 0, MaxPatterns, true)
 	setRange(s, "exclude_url_patterns", 0, MaxPatterns, true)
+	// Published, so that a call spelling a default out and one leaving it
+	// out are one question to the result cache (scrapers.CanonicalArgs).
+	// render's default depends on the host (a browser or not): unpublished.
+	scrapers.SetDefault(s, "max_crawl_depth", 0)
+	scrapers.SetDefault(s, "max_crawl_pages", DefaultMaxPages)
+	scrapers.SetDefault(s, "max_length", DefaultMaxLength)
 	if p := s.Properties["render"]; p != nil {
 		p.Enum = []any{RenderNever, RenderAlways, RenderAuto}
 	}
