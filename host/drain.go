@@ -64,3 +64,15 @@ func (h *Host) refuseWhileDraining(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
+
+// Close releases what the mounted plugins hold beyond their calls (a
+// browser a plugin started), once; call it after Drain, when no call runs.
+func (h *Host) Close() {
+	h.closeOnce.Do(func() {
+		for _, m := range h.plugins {
+			if m.plugin.Close != nil {
+				m.plugin.Close()
+			}
+		}
+	})
+}

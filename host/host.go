@@ -106,6 +106,8 @@ type Host struct {
 	// sdkOnly turns the fast answers off (fastanswers.go): the SDK answers
 	// every request. Tests compare the two.
 	sdkOnly atomic.Bool
+	// closeOnce: the plugins' Close hooks run once (drain.go).
+	closeOnce sync.Once
 	// inFlight tracks tool calls on this replica for the drain.
 	mu       sync.Mutex
 	inFlight map[*activeCall]struct{}

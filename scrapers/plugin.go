@@ -33,6 +33,10 @@ type Plugin struct {
 	// renderer): its name and "ok …" or "degraded: …". It must be fast: it
 	// reports what the plugin knows, it does not probe.
 	Status func() (part, status string)
+	// Close, when set, releases what the plugin started and holds beyond
+	// any call (the browser web-crawl starts from CHROMIUM_BIN). The host
+	// calls it once, at Host.Close, after the drain.
+	Close func()
 }
 
 // Var is one configuration variable a plugin reads.

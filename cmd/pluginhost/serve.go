@@ -124,6 +124,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	if msrv != nil {
 		_ = msrv.Shutdown(sctx)
 	}
+	h.Close() // the plugins' own processes (a browser web-crawl started)
 	logger.Info("stopped")
 	return 0
 }

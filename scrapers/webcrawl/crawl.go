@@ -77,7 +77,11 @@ func New(env scrapers.Env) (scrapers.Plugin, error) {
 			return scrapers.Plugin{}, fmt.Errorf("web-crawl's renderer: %w", err)
 		}
 	}
-	return NewWithSettings(s), nil
+	p := NewWithSettings(s)
+	if s.Renderer != nil { // started here, so stopped with the plugin
+		p.Close = s.Renderer.Close
+	}
+	return p, nil
 }
 
 // NewWithSettings builds the plugin with explicit settings (tests, bench).

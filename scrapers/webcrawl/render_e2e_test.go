@@ -150,6 +150,17 @@ func TestRenderThroughTheHost(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+
+	// The host's Close (serve calls it after the drain) stops the browser
+	// web-crawl started: /readyz says so and a render is refused.
+	h.Close()
+	if st := rendererPart(t, h); st != "degraded: closed" {
+		t.Fatalf("/readyz renderer after the host's Close: %q", st)
+	}
+	res, _ = scrapertest.CallTool(t, cs, "crawl", map[string]any{"start_urls": []string{site.URL + "/?after-close"}, "render": "always"})
+	if !strings.Contains(scrapertest.Text(res), "closed") {
+		t.Fatalf("a render after the host's Close: %s", scrapertest.Text(res))
+	}
 }
 
 func grep(s, sub string) string {
