@@ -6,10 +6,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -360,3 +364,43 @@ func (w *discardWriter) Write(p []byte) (int, error) {
 }
 func (w *discardWriter) WriteHeader(s int) { w.status = s }
 func (w *discardWriter) Flush()            {}
+
+// A fast answer is a request like any other for the host's books: counted
+// in mcp_server_operation_duration_seconds and logged on its one line. (The
+// rate limit and the cap on calls in flight apply to tools/call only, as
+// before.)
+func TestFastAnswersAreCountedAndLogged(t *testing.T) {
+	var buf bytes.Buffer
+	var mu sync.Mutex
+	logger := slog.New(slog.NewJSONHandler(lockedWriter{&buf, &mu}, nil))
+	h := hosttest.Start(t, hosttest.Options{Plugins: []scrapers.Constructor{webcrawl.New}, Logger: logger})
+	list := fastRequest{header: http.Header{"Content-Type": {"application/json"}, "Accept": {"application/json, text/event-stream"},
+		"Authorization": {"License books-key"}, "Mcp-Protocol-Version": {"2025-11-25"}}, body: `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`}
+	for range 3 {
+		if a := ask(t, h.URL+"/web-crawl/mcp", list); a.status != http.StatusOK {
+			t.Fatalf("tools/list: %d %s", a.status, a.body)
+		}
+	}
+	if n := host.FastAnswered(h.Host); n != 3 {
+		t.Fatalf("fast answers %d, want 3", n)
+	}
+	rec := httptest.NewRecorder()
+	h.MetricsHandler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	if want := `mcp_server_operation_duration_seconds_count{error_type="",gen_ai_tool_name="",mcp_method_name="tools/list",plugin="web-crawl"} 3`; !strings.Contains(rec.Body.String(), want) {
+		t.Errorf("metrics lack %s", want)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		mu.Lock()
+		n := strings.Count(buf.String(), `"msg":"mcp request"`)
+		logged := buf.String()
+		mu.Unlock()
+		if n == 3 && strings.Count(logged, `"method":"tools/list"`) == 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d request lines, want 3 of tools/list:\n%s", n, logged)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -81,6 +81,17 @@ func (s *slowPlugin) ctor(env scrapers.Env) (scrapers.Plugin, error) {
 	}}, nil
 }
 
+// expectDirect fails t at its end unless h ran a tool call itself
+// (directcall.go): the cancel, deadline and progress tests hold for the
+// calls real clients make, which the host runs without the SDK.
+func expectDirect(t *testing.T, h *hosttest.Host) {
+	t.Cleanup(func() {
+		if host.DirectCalls(h.Host) == 0 {
+			t.Error("every call ran through the SDK, none on the host's direct path")
+		}
+	})
+}
+
 func mustCall(t *testing.T, cs *mcp.ClientSession, name string, args any) *mcp.CallToolResult {
 	t.Helper()
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
@@ -362,6 +373,7 @@ func TestCancelEndsThreadCallsOfSameLicenseOnly(t *testing.T) {
 	// Three runs of one question: without the result cache, which would
 	// share one (resultcache_test.go covers cancels of a shared run).
 	h := hosttest.Start(t, hosttest.Options{Plugins: []scrapers.Constructor{sp.ctor}, Config: noResultCache})
+	expectDirect(t, h)
 	thread := http.Header{"X-Surfsense-Thread": {"thread-1"}}
 	results := make(chan *mcp.CallToolResult, 3)
 	for _, key := range []string{"alice", "alice", "bob"} {
@@ -451,6 +463,7 @@ func TestCancelledCrawlSendsNoMoreRequests(t *testing.T) {
 func TestClientGoneCancelsCall(t *testing.T) {
 	sp := newSlow()
 	h := hosttest.Start(t, hosttest.Options{Plugins: []scrapers.Constructor{sp.ctor}})
+	expectDirect(t, h)
 	cs := h.Connect(t, "slow", "k", nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
@@ -473,6 +486,7 @@ func TestProgressNotifications(t *testing.T) {
 	defer func() { host.ProgressInterval = old }()
 	sp := newSlow()
 	h := hosttest.Start(t, hosttest.Options{Plugins: []scrapers.Constructor{sp.ctor}})
+	expectDirect(t, h)
 	var mu sync.Mutex
 	var got []float64
 	cs, err := hosttest.Connect(context.Background(), h.URL+"/slow/mcp", "k", nil, &mcp.ClientOptions{
@@ -511,6 +525,7 @@ func TestProgressNotifications(t *testing.T) {
 func TestDeadlineGivesPartialResult(t *testing.T) {
 	sp := newSlow()
 	h := hosttest.Start(t, hosttest.Options{Plugins: []scrapers.Constructor{sp.ctor}, Config: func(c *host.Config) { c.CallDeadline = 300 * time.Millisecond }})
+	expectDirect(t, h)
 	cs := h.Connect(t, "slow", "k", nil)
 	res := mustCall(t, cs, "work", map[string]any{"items": 3, "wait": true})
 	if res.IsError {
