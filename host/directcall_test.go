@@ -207,7 +207,7 @@ func TestDirectCallsServeTheGoSDKClient(t *testing.T) {
 func TestDirectCallHoldsFewerGoroutines(t *testing.T) {
 	sp := newSlow()
 	opts := hosttest.Options{Plugins: []scrapers.Constructor{sp.ctor}, Config: unlimited}
-	held := func(sdkOnly bool) int {
+	held := func(sdkOnly bool) float64 {
 		h := hosttest.Start(t, opts)
 		host.SetSDKOnly(h.Host, sdkOnly)
 		cs := h.Connect(t, "slow", "k", nil)
@@ -224,7 +224,7 @@ func TestDirectCallHoldsFewerGoroutines(t *testing.T) {
 			<-sp.started
 		}
 		time.Sleep(100 * time.Millisecond) // every call is waiting now
-		per := (runtime.NumGoroutine() - base) / n
+		per := float64(runtime.NumGoroutine()-base) / n
 		for range n {
 			sp.release <- struct{}{}
 		}
@@ -234,8 +234,10 @@ func TestDirectCallHoldsFewerGoroutines(t *testing.T) {
 		return per
 	}
 	viaSDK, viaHost := held(true), held(false)
-	t.Logf("goroutines per held call (client side included): SDK %d, direct %d", viaSDK, viaHost)
-	if viaHost > viaSDK-2 {
-		t.Fatalf("a direct call holds %d goroutines, the SDK's %d: want two fewer", viaHost, viaSDK)
+	t.Logf("goroutines per held call (client side included): SDK %.2f, direct %.2f", viaSDK, viaHost)
+	// The SDK's session reads and handles each request on two goroutines
+	// of its own; a few others coming and going are noise.
+	if viaHost > viaSDK-1.5 {
+		t.Fatalf("a direct call holds %.2f goroutines, the SDK's %.2f: want two fewer", viaHost, viaSDK)
 	}
 }
