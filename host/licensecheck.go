@@ -23,8 +23,10 @@ func (h *Host) requireLicense(next http.Handler) http.Handler {
 			h.refuse(w, http.StatusUnauthorized, license.ReasonMissing, err.Error(), 0)
 			return
 		}
-		res := h.checker.Check(r.Context(), key)
+		checkCtx, deferred := h.deferLicenseSpans(r.Context())
+		res := h.checker.Check(checkCtx, key)
 		noteLicense(r.Context(), t0, res, h.checker.Backend.Name(), "")
+		noteLicenseSpans(r.Context(), deferred)
 		switch reason := res.Reason(); reason {
 		case "":
 		case license.ReasonUnavailable:

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	hosttel "github.com/surfsense/pluginhost/host/telemetry"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
@@ -157,6 +159,34 @@ type licenseNote struct {
 	reason     string // the verdict's reason, "valid" when valid
 	source     string // "cache", or the backend asked (keygen, file, dev)
 	grace      bool
+	// spans are the check's own (its Redis commands), noted as they ran
+	// and recorded under its span (telemetry.Deferred).
+	spans *hosttel.Deferred
+}
+
+// deferLicenseSpans gives an MCP request's license check a context in
+// which the spans of its work (Redis commands) are noted for later: the
+// request's span, their parent's parent, is begun only once the body is
+// read.
+func (h *Host) deferLicenseSpans(ctx context.Context) (context.Context, *hosttel.Deferred) {
+	if !h.tel.enabled || mcpRequestFrom(ctx) == nil {
+		return ctx, nil
+	}
+	d := &hosttel.Deferred{}
+	return hosttel.WithDeferred(ctx, d), d
+}
+
+// noteLicenseSpans hands the license check's noted spans to its note.
+func noteLicenseSpans(ctx context.Context, d *hosttel.Deferred) {
+	r := mcpRequestFrom(ctx)
+	if r == nil || d == nil {
+		return
+	}
+	r.mu.Lock()
+	if r.license != nil {
+		r.license.spans = d
+	}
+	r.mu.Unlock()
 }
 
 // callNote is a tool call's end as observeCall saw it.
@@ -377,7 +407,7 @@ func (h *Host) recordLicense(ctx context.Context, lic *licenseNote) {
 	if lic == nil || !h.tel.enabled {
 		return
 	}
-	_, span := h.tel.tracer.Start(ctx, "license check", trace.WithTimestamp(lic.start), trace.WithAttributes(
+	lctx, span := h.tel.tracer.Start(ctx, "license check", trace.WithTimestamp(lic.start), trace.WithAttributes(
 		attribute.String("surfsense.license.verdict", lic.reason),
 		attribute.String("surfsense.license.source", lic.source),
 		attribute.Bool("surfsense.license.grace", lic.grace),
@@ -386,6 +416,7 @@ func (h *Host) recordLicense(ctx context.Context, lic *licenseNote) {
 		span.SetAttributes(semconv.ErrorTypeKey.String(lic.reason))
 		span.SetStatus(codes.Error, lic.reason)
 	}
+	lic.spans.Emit(lctx, h.tel.tracer)
 	span.End(trace.WithTimestamp(lic.end))
 }
 

@@ -5,11 +5,15 @@ import (
 	"errors"
 	"net"
 	"strings"
+	"time"
 
 	"github.com/redis/go-redis/v9"
+	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/surfsense/pluginhost/host/telemetry"
 )
 
 // tracingHook records a client span per Redis command (or pipeline) made
@@ -35,6 +39,14 @@ func traced(ctx context.Context) bool {
 func (h tracingHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 	return func(ctx context.Context, cmd redis.Cmder) error {
 		if !traced(ctx) {
+			if d := telemetry.DeferredFrom(ctx); d != nil {
+				// A span for later (the license check's): see telemetry.Deferred.
+				op, start := commandName(cmd), time.Now()
+				err := next(ctx, cmd)
+				d.Add(telemetry.DeferredSpan{Name: op, Start: start, End: time.Now(), ErrorType: errorKind(err),
+					Attrs: []attribute.KeyValue{semconv.DBSystemNameRedis, semconv.DBOperationName(op)}})
+				return err
+			}
 			return next(ctx, cmd)
 		}
 		op := commandName(cmd)
@@ -73,17 +85,25 @@ func (h tracingHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.P
 func commandName(cmd redis.Cmder) string { return strings.ToUpper(cmd.Name()) }
 
 func end(span trace.Span, err error) {
-	if err != nil && !errors.Is(err, redis.Nil) {
-		kind := "redis_error"
-		var ne net.Error
-		switch {
-		case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
-			kind = "timeout"
-		case errors.As(err, &ne):
-			kind = "network_error"
-		}
+	if kind := errorKind(err); kind != "" {
 		span.SetAttributes(semconv.ErrorTypeKey.String(kind))
 		span.SetStatus(codes.Error, kind)
 	}
 	span.End()
+}
+
+// errorKind is a command's error as a span's error.type ("" when it
+// succeeded or found nothing): timeout, network_error or redis_error.
+func errorKind(err error) string {
+	if err == nil || errors.Is(err, redis.Nil) {
+		return ""
+	}
+	var ne net.Error
+	switch {
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
+		return "timeout"
+	case errors.As(err, &ne):
+		return "network_error"
+	}
+	return "redis_error"
 }
