@@ -114,7 +114,7 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 	if err != nil {
 		return Page{}, err
 	}
-	p.Markdown = strings.TrimSpace(strings.ToValidUTF8(string(md), "\uFFFD"))
+	p.Markdown = strings.TrimSpace(quoteFencedCode(strings.ToValidUTF8(string(md), "\uFFFD")))
 	if pruned || utf8.RuneCountInString(p.Markdown) > opt.MaxLength {
 		p.Markdown = strings.TrimSpace(truncateRunes(p.Markdown, opt.MaxLength))
 		p.Truncated = append(p.Truncated, cutMaxLength(opt.MaxLength))
@@ -206,4 +206,57 @@ func truncateRunes(s string, n int) string {
 		i++
 	}
 	return s
+}
+
+// quoteFencedCode mends a fenced code block inside a blockquote:
+// html-to-markdown writes the quote's "> " before the fence and the code's
+// first line only, so the block's other lines would end the quote. Every
+// line up to the closing fence gets the fence's own prefix. (A code line
+// that itself begins with the prefix, after the first, cannot be told from
+// one the converter prefixed, and is left as it is.)
+func quoteFencedCode(md string) string {
+	if !strings.Contains(md, "> ```") && !strings.Contains(md, "> ~~~") {
+		return md
+	}
+	lines := strings.Split(md, "\n")
+	prefix, fence := "", ""
+	for i, line := range lines {
+		if fence == "" {
+			prefix, fence = quotedFence(line)
+			continue
+		}
+		rest, quoted := strings.CutPrefix(line, prefix)
+		if quoted && strings.HasPrefix(strings.TrimRight(rest, " "), fence) && strings.Trim(strings.TrimRight(rest, " "), fence[:1]) == "" {
+			prefix, fence = "", "" // the closing fence
+			continue
+		}
+		if !quoted {
+			lines[i] = prefix + line
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// quotedFence reads a line opening a fenced code block inside a quote:
+// its quote prefix ("> ", "> > ") and its fence (``` or ~~~, as long as
+// written); both "" when the line is no such thing.
+func quotedFence(line string) (prefix, fence string) {
+	i := 0
+	for i < len(line) && (line[i] == '>' || line[i] == ' ') {
+		i++
+	}
+	if i == 0 || !strings.Contains(line[:i], ">") {
+		return "", ""
+	}
+	rest := line[i:]
+	for _, c := range []byte{'`', '~'} {
+		n := 0
+		for n < len(rest) && rest[n] == c {
+			n++
+		}
+		if n >= 3 {
+			return line[:i], rest[:n]
+		}
+	}
+	return "", ""
 }
