@@ -208,23 +208,8 @@ func (s *Store) dropReg(r *reg, remove bool) {
 	}
 }
 
-// heartbeatLoop refreshes this replica's registrations every Heartbeat, and
-// at once when Redis answers again after a fault.
-func (s *Store) heartbeatLoop() {
-	defer s.wg.Done()
-	t := time.NewTicker(s.opts.Heartbeat)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.ctx.Done():
-			return
-		case <-t.C:
-		case <-s.beatNow:
-		}
-		s.heartbeat()
-	}
-}
-
+// heartbeat refreshes this replica's registrations (every Heartbeat, and
+// at once when Redis answers again after a fault).
 func (s *Store) heartbeat() {
 	s.regMu.Lock()
 	keys := make([]string, 0, len(s.regs))

@@ -255,9 +255,9 @@ func New(ctx context.Context, url string, opts Options) (*Store, error) {
 	}
 
 	s.wg.Add(4)
-	go s.usageLoop()
-	go s.probeLoop()
-	go s.heartbeatLoop()
+	go s.every(s.opts.UsageFlushInterval, s.usageNow, s.flushUsage)
+	go s.every(s.opts.ProbeInterval, nil, s.probe)
+	go s.every(s.opts.Heartbeat, s.beatNow, s.heartbeat)
 	go s.subscribeLoop()
 
 	if s.up.Load() {
@@ -423,29 +423,37 @@ func (s *Store) fallback(concern string) {
 	}
 }
 
-// probeLoop pings Redis every ProbeInterval. A failed ping marks it down, a
-// good one marks it up again.
-func (s *Store) probeLoop() {
+// every runs work every interval, and at once when now fires (Redis
+// answering again after a fault; nil never fires), until the store closes.
+// The store's loops (probe, heartbeat, usage flush) are each one of these.
+func (s *Store) every(interval time.Duration, now <-chan struct{}, work func()) {
 	defer s.wg.Done()
-	t := time.NewTicker(s.opts.ProbeInterval)
+	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
 		select {
 		case <-s.ctx.Done():
 			return
 		case <-t.C:
+		case <-now:
 		}
-		ctx, cancel := context.WithTimeout(s.ctx, s.opts.Timeout)
-		err := s.rdb.Ping(ctx).Err()
-		cancel()
-		if s.ctx.Err() != nil {
-			return
-		}
-		if err != nil {
-			s.setDown(err)
-		} else {
-			s.setUp()
-		}
+		work()
+	}
+}
+
+// probe pings Redis (every ProbeInterval). A failed ping marks it down, a
+// good one marks it up again.
+func (s *Store) probe() {
+	ctx, cancel := context.WithTimeout(s.ctx, s.opts.Timeout)
+	err := s.rdb.Ping(ctx).Err()
+	cancel()
+	if s.ctx.Err() != nil {
+		return // closing: the failed ping says nothing of Redis
+	}
+	if err != nil {
+		s.setDown(err)
+	} else {
+		s.setUp()
 	}
 }
 

@@ -206,26 +206,15 @@ func parseUsage(raw map[string]string) usage.Table {
 	return t
 }
 
-// usageLoop flushes the usage buffer every UsageFlushInterval, and at once
-// when Redis answers again after a fault.
-func (s *Store) usageLoop() {
-	defer s.wg.Done()
-	t := time.NewTicker(s.opts.UsageFlushInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.ctx.Done():
-			return
-		case <-t.C:
-		case <-s.usageNow:
-		}
-		if s.usage.Held() == 0 {
-			continue
-		}
-		ctx, cancel := context.WithTimeout(s.ctx, 4*s.opts.Timeout)
-		_ = s.usage.Flush(ctx)
-		cancel()
+// flushUsage writes the usage buffer (every UsageFlushInterval, and at
+// once when Redis answers again after a fault).
+func (s *Store) flushUsage() {
+	if s.usage.Held() == 0 {
+		return
 	}
+	ctx, cancel := context.WithTimeout(s.ctx, 4*s.opts.Timeout)
+	_ = s.usage.Flush(ctx)
+	cancel()
 }
 
 // flushUsageAtClose is the last flush, bounded, after the loops stopped.
