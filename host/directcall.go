@@ -54,6 +54,7 @@ type callParams struct {
 	name      string
 	arguments json.RawMessage
 	meta      mcp.Meta
+	newProto  bool // 2026-07-28 or later, by MCP-Protocol-Version
 }
 
 // serve runs r's tool call and reports whether it did; false leaves the
@@ -66,7 +67,6 @@ func (d *directCalls) serve(w http.ResponseWriter, r *http.Request, msg *rpcMess
 	if !ok {
 		return false
 	}
-	newProto := r.Header.Get("MCP-Protocol-Version") >= newProtocol
 	handler := d.handlers[p.name]
 	// The SDK sets these before it hands the call to its handler, which
 	// starts the response at once (keepalive.go). A client that takes only
@@ -104,7 +104,7 @@ func (d *directCalls) serve(w http.ResponseWriter, r *http.Request, msg *rpcMess
 	if res.Content == nil {
 		res.Content = []mcp.Content{} // as the SDK: never "null"
 	}
-	if newProto {
+	if p.newProto {
 		// As the SDK answers a request of 2026-07-28 (SEP-2575): the
 		// result says it is complete and names the server in _meta.
 		if _, named := res.Meta[metaServerInfo]; !named {
@@ -119,7 +119,7 @@ func (d *directCalls) serve(w http.ResponseWriter, r *http.Request, msg *rpcMess
 		dc.send(wireMessage{ID: msg.ID, Error: &wireError{Code: -32603, Message: merr.Error()}})
 		return true
 	}
-	if newProto {
+	if p.newProto {
 		// The SDK's resultType is unexported; it is the wire's last
 		// member (the host's results ask no input of the client).
 		raw = append(raw[:len(raw)-1], `,"resultType":"complete"}`...)
@@ -166,11 +166,11 @@ func (d *directCalls) shape(r *http.Request, msg *rpcMessage) (callParams, bool)
 		p.arguments = a
 	}
 	rawMeta := params["_meta"]
-	if !metaAgrees(rawMeta, hv, newProto) {
+	meta, ok := metaAgrees(rawMeta, hv, newProto)
+	if !ok {
 		return p, false
 	}
 	if rawMeta != nil {
-		meta, _ := uniqueMembers(rawMeta)
 		if tok, ok := meta["progressToken"]; ok && !plainID(tok) {
 			return p, false // the SDK reads a token as any JSON; only plain ones come back the same
 		}
@@ -178,7 +178,7 @@ func (d *directCalls) shape(r *http.Request, msg *rpcMessage) (callParams, bool)
 			return p, false
 		}
 	}
-	p.name = name
+	p.name, p.newProto = name, newProto
 	return p, true
 }
 

@@ -164,7 +164,8 @@ func (f *fastAnswers) shape(r *http.Request, msg *rpcMessage) (fastKey, bool) {
 			return key, false
 		}
 	}
-	return key, metaAgrees(params["_meta"], hv, newProto)
+	_, ok = metaAgrees(params["_meta"], hv, newProto)
+	return key, ok
 }
 
 // knownHeaders checks the headers the SDK reads of any request: no
@@ -190,34 +191,35 @@ func (f *fastAnswers) knownHeaders(r *http.Request, method string) (string, bool
 // metaAgrees checks _meta as the SDK reads it. Before 2026-07-28 it must not
 // carry a protocol version (the SDK would then check it against the header);
 // from 2026-07-28 on it must carry the header's version, client capabilities
-// the SDK can read, and client info it can read when present.
-func metaAgrees(raw json.RawMessage, header string, newProto bool) bool {
+// the SDK can read, and client info it can read when present. It returns
+// _meta's members when it agrees.
+func metaAgrees(raw json.RawMessage, header string, newProto bool) (map[string]json.RawMessage, bool) {
 	if raw == nil {
-		return !newProto
+		return nil, !newProto
 	}
 	meta, ok := uniqueMembers(raw)
 	if !ok || meta == nil {
-		return false
+		return nil, false
 	}
 	pv, has := meta[metaProtocolVersion]
 	if !newProto {
-		return !has
+		return meta, !has
 	}
 	var v string
 	if !has || json.Unmarshal(pv, &v) != nil || v != header {
-		return false
+		return nil, false
 	}
 	var caps clientCapabilitiesV2
 	if !decodesObject(meta[metaClientCapabilities], &caps) {
-		return false
+		return nil, false
 	}
 	if ci, ok := meta[metaClientInfo]; ok {
 		var info mcp.Implementation
 		if !decodesObject(ci, &info) {
-			return false
+			return nil, false
 		}
 	}
-	return true
+	return meta, true
 }
 
 // clientCapabilitiesV2 is how the SDK reads the client capabilities of
