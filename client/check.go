@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/sync/singleflight"
 )
 
 // License refusal reasons (contract 2) and the check failures they become.
@@ -36,14 +37,27 @@ func failureOf(err error) CheckFailure {
 	return CheckUnreachable
 }
 
+// checkTimeout bounds one check's listing (and the refresh it may need),
+// which runs on after its callers give up so that it is recorded.
+const checkTimeout = 3 * time.Minute
+
+// TurnCheckWait is how long an agent turn waits on a check before it starts
+// with the tools as last recorded; the listing goes on and is recorded when
+// it ends.
+const TurnCheckWait = 3 * time.Second
+
 // Check lists a plugin's server again and records the check
 // (POST /plugins/{id}/check, Refresh tools): a server that answers has its
 // tools recorded as [RecordTools] says; one that fails keeps the tools last
-// recorded and its row says why. A plugin that does not exist is 404; a
+// recorded and its row says why. An OAuth plugin's listing refused with 401
+// is refreshed once and listed again. A plugin that does not exist is 404; a
 // disconnected one is 409 plugin_disconnected; one whose hosts are not all
-// allowed is 403 egress_disabled and is not contacted. Concurrent checks of
-// one plugin share one listing. The listing's own failure is recorded, not
-// returned: read the returned row's CheckFailure.
+// allowed is 403 egress_disabled and is not contacted. The listing's own
+// failure is recorded, not returned: read the returned row's CheckFailure.
+//
+// Concurrent checks of one plugin share one listing, which runs apart from
+// its callers: a caller that gives up gets ctx's error, and neither fails
+// the others nor stops the listing, which is recorded when it ends.
 func (c *Client) Check(ctx context.Context, id string) (InstalledPlugin, error) {
 	p, err := c.row(ctx, id)
 	if err != nil {
@@ -55,19 +69,54 @@ func (c *Client) Check(ctx context.Context, id string) (InstalledPlugin, error) 
 	if off := notAllowed(c.Egress, PurposePlugin, p.Hosts...); len(off) > 0 {
 		return InstalledPlugin{}, egressError(PurposePlugin, off)
 	}
-	v, err, _ := c.checks.Do(id, func() (any, error) {
-		// The listing outlives one caller's cancellation only as long as
-		// the caller that started it waits.
-		listed, lerr := c.lister().ListTools(ctx, p.URL, c.Headers(p, false))
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
+	ch := c.startCheck(id)
+	select {
+	case r := <-ch:
+		if r.Err != nil {
+			return InstalledPlugin{}, r.Err
 		}
-		return c.record(ctx, id, listed, lerr)
+		return r.Val.(InstalledPlugin), nil
+	case <-ctx.Done():
+		return InstalledPlugin{}, ctx.Err()
+	}
+}
+
+// startCheck starts the plugin's check, or joins the one running.
+func (c *Client) startCheck(id string) <-chan singleflight.Result {
+	return c.checks.DoChan(id, func() (any, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), checkTimeout)
+		defer cancel()
+		return c.checkNow(ctx, id)
 	})
+}
+
+// checkNow lists the plugin, refreshing an OAuth plugin's token once when
+// the server refuses it with 401, and records the check.
+func (c *Client) checkNow(ctx context.Context, id string) (InstalledPlugin, error) {
+	p, err := c.row(ctx, id)
 	if err != nil {
 		return InstalledPlugin{}, err
 	}
-	return v.(InstalledPlugin), nil
+	if p.Disconnected() {
+		return InstalledPlugin{}, &Error{Status: 409, Code: CodeDisconnected, Name: p.Name}
+	}
+	listed, lerr := c.lister().ListTools(ctx, p.URL, c.Headers(p, false))
+	var ref *RefusalError
+	if p.CredentialKind == CredentialOAuth && errors.As(lerr, &ref) && ref.StatusCode == 401 {
+		np, refreshed, rerr := c.refresh(ctx, p)
+		switch {
+		case refreshed:
+			p = np
+			listed, lerr = c.lister().ListTools(ctx, p.URL, c.Headers(p, false))
+		case rerr != nil && !errors.Is(rerr, errRefreshRefused):
+			// The token endpoint could not be reached: the sign-in stays
+			// as it was, and the check says why the listing failed.
+		}
+	}
+	if ctx.Err() != nil && lerr != nil {
+		return InstalledPlugin{}, ctx.Err()
+	}
+	return c.record(ctx, id, listed, lerr)
 }
 
 // CheckStale checks, one at a time, every ready plugin whose last check is
@@ -109,9 +158,8 @@ func (c *Client) record(ctx context.Context, id string, listed []*mcp.Tool, lerr
 	if err != nil {
 		return InstalledPlugin{}, err // removed while it was listed
 	}
-	now := c.now()
-	p.CheckedAt = now
 	if lerr != nil {
+		p.CheckedAt = c.now()
 		f := failureOf(lerr)
 		// A check that cannot reach the server keeps a refused license as
 		// it was, so a refused license never turns back into a plugin that
@@ -124,7 +172,16 @@ func (c *Client) record(ctx context.Context, id string, listed []*mcp.Tool, lerr
 		}
 		return p, nil
 	}
-	old, err := c.Store.Tools(ctx, id)
+	return c.recordListingLocked(ctx, p, listed)
+}
+
+// recordListingLocked records a listing that answered on p, which the
+// caller has re-read under c.mu: its tools as [RecordTools] says (every one
+// on at the first listing that answered), the check passed.
+func (c *Client) recordListingLocked(ctx context.Context, p InstalledPlugin, listed []*mcp.Tool) (InstalledPlugin, error) {
+	now := c.now()
+	p.CheckedAt = now
+	old, err := c.Store.Tools(ctx, p.ID)
 	if err != nil {
 		return InstalledPlugin{}, err
 	}
@@ -134,7 +191,7 @@ func (c *Client) record(ctx context.Context, id string, listed []*mcp.Tool, lerr
 		tools = firstTools(listed, now)
 		p.ListedAt = now
 	}
-	if err := c.Store.PutTools(ctx, id, tools); err != nil {
+	if err := c.Store.PutTools(ctx, p.ID, tools); err != nil {
 		return InstalledPlugin{}, err
 	}
 	p.CheckFailure = CheckOK

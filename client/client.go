@@ -42,10 +42,24 @@ type Client struct {
 	HTTPClient *http.Client
 	// Now returns the time; nil means time.Now.
 	Now func() time.Time
+	// CallbackPort is the port of the app's API on 127.0.0.1, where
+	// [Client.CallbackHandler] is served at [CallbackPath] and where the
+	// browser comes back from an OAuth sign-in. 0 means the client serves no
+	// callback: a server that asks for OAuth is reported as a
+	// [*SignInRequiredError] and no sign-in starts.
+	CallbackPort int
+	// SignInAs is who the client signs in to OAuth servers as; the zero
+	// value is what Host implies (see [SignInAs]).
+	SignInAs SignInAs
 
 	mu      sync.Mutex // serializes a connect's or a check's read-then-write of the tables
 	checks  singleflight.Group
 	verdict verdictState
+
+	signs          signIns
+	signInLifetime time.Duration // tests shorten SignInLifetime
+	refreshing     sync.Map      // plugin id → chan struct{}: one refresh at a time per plugin
+	agentChecks    singleflight.Group
 
 	fpOnce sync.Once
 	fp     *registry.List

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -106,7 +107,8 @@ func (c *Client) ConnectRegistry(ctx context.Context, id, token string) (Install
 		return InstalledPlugin{}, egressError(PurposePlugin, off)
 	}
 	if e.Auth.Type == registry.AuthOAuth {
-		return InstalledPlugin{}, c.signIn(ctx, e.ID, e.Name, u, hosts, nil, e)
+		t := signInTarget{id: e.ID, name: e.Name, url: u, source: SourceRegistry, entry: e.ID, publisher: e.Author, hosts: hosts}
+		return InstalledPlugin{}, c.signIn(ctx, t, nil, e)
 	}
 	token = strings.TrimSpace(token)
 	if e.Auth.Type == registry.AuthToken && token == "" {
@@ -199,7 +201,8 @@ func (c *Client) refusedByURL(ctx context.Context, p InstalledPlugin, token stri
 		return unreachable(p.Name, err)
 	}
 	if ref.StatusCode == 401 && token == "" {
-		serr := c.signIn(ctx, p.ID, p.Name, p.URL, p.Hosts, ref, e)
+		t := signInTarget{id: p.ID, name: p.Name, url: p.URL, source: p.Source, entry: p.Entry, publisher: p.Publisher, hosts: p.Hosts}
+		serr := c.signIn(ctx, t, ref, e)
 		if !errors.Is(serr, errNotOAuth) {
 			return serr
 		}
@@ -208,18 +211,20 @@ func (c *Client) refusedByURL(ctx context.Context, p InstalledPlugin, token stri
 }
 
 // signIn discovers the OAuth server of a plugin that needs a sign-in and
-// returns the [*SignInRequiredError] (or errNotOAuth, an egress refusal, or
-// 502 plugin_sign_in_failed).
-func (c *Client) signIn(ctx context.Context, id, name, serverURL string, hosts []string, ref *RefusalError, e *registry.Entry) error {
+// starts one: the [*SignInRequiredError] the app answers 202 with, its
+// SignIn set once the authorization URL is ready (nil when the client serves
+// no callback). It may instead return errNotOAuth, an egress refusal, or 502
+// plugin_sign_in_failed.
+func (c *Client) signIn(ctx context.Context, t signInTarget, ref *RefusalError, e *registry.Entry) error {
 	if ref == nil {
 		// Ask the server without a key, to read its 401.
-		_, err := c.lister().ListTools(ctx, serverURL, nil)
+		_, err := c.lister().ListTools(ctx, t.url, nil)
 		errors.As(err, &ref)
 		if ref != nil && ref.StatusCode != 401 {
 			ref = nil
 		}
 	}
-	d, err := c.discoverOAuth(ctx, serverURL, ref)
+	d, err := c.discoverOAuth(ctx, t.url, ref)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -231,22 +236,40 @@ func (c *Client) signIn(ctx context.Context, id, name, serverURL string, hosts [
 		if errors.Is(err, errNotOAuth) && (e == nil || e.Auth.Type != registry.AuthOAuth) {
 			return errNotOAuth
 		}
-		return &Error{Status: 502, Code: CodeSignInFailed, Name: name, Err: err}
+		return &Error{Status: 502, Code: CodeSignInFailed, Name: t.name, Err: err}
 	}
 	se := &SignInRequiredError{
-		PluginID: id, Name: name, URL: serverURL,
+		PluginID: t.id, Name: t.name, URL: t.url,
 		ResourceMetadataURL: d.resourceMetadataURL, ResourceMetadata: d.resource,
 		AuthorizationServer: d.issuer, AuthServerMetadata: d.server,
-		Hosts: slices.Clone(hosts),
+		Hosts: slices.Clone(t.hosts),
 	}
 	if h := urlHost(d.issuer); h != "" && !slices.Contains(se.Hosts, h) {
 		se.Hosts = append(se.Hosts, h)
 	}
 	if e != nil {
-		se.ClientID, se.Scopes = e.Auth.ClientID, slices.Clone(e.Auth.Scopes)
+		t.clientID, t.scopes = e.Auth.ClientID, slices.Clone(e.Auth.Scopes)
 	}
+	se.ClientID, se.Scopes = t.clientID, slices.Clone(t.scopes)
+	if c.CallbackPort == 0 {
+		return se
+	}
+	t.hosts = slices.Clone(se.Hosts)
+	si, err := c.startSignIn(ctx, t, ref, d)
+	if err != nil {
+		return err
+	}
+	se.SignIn = si
 	return se
 }
+
+var packagedFirstParty = sync.OnceValue(func() *registry.List {
+	l, err := registry.FirstPartyList()
+	if err != nil {
+		return &registry.List{}
+	}
+	return l
+})
 
 func unreachable(name string, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
@@ -269,10 +292,12 @@ func validSecret(s string) bool {
 	return true
 }
 
-// reservedID reports whether id is a listed plugin's: first-party, or the
+// reservedID reports whether id is a listed plugin's: first-party (the list
+// the client was built with, and the one this module packages, so that a
+// client built without the list still keeps SurfSense's ids), or the
 // registry's held copy, removed ids included.
 func (c *Client) reservedID(id string) bool {
-	if c.firstParty().Lookup(id) != nil {
+	if c.firstParty().Lookup(id) != nil || packagedFirstParty().Lookup(id) != nil {
 		return true
 	}
 	if c.Registry != nil {

@@ -151,3 +151,10 @@ func (s *MemoryStore) PutSettings(ctx context.Context, st PluginSettings) error 
 	s.settings = st
 	return nil
 }
+
+// count returns how many plugins the store holds.
+func (s *MemoryStore) count() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.plugins)
+}

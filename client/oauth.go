@@ -19,8 +19,10 @@ import (
 const CodeSignInFailed = "plugin_sign_in_failed"
 
 // SignInRequiredError reports a server that asks the user to sign in with
-// an account (OAuth): where the app answers 202 and starts a sign-in.
-// Nothing is stored. It carries what discovery found.
+// an account (OAuth): where the app answers 202 with a sign-in. Nothing is
+// stored until the sign-in finishes. It carries what discovery found and,
+// when the client serves a callback ([Client.CallbackPort]), the sign-in
+// started: open its AuthorizationURL and poll [Client.SignInStatus].
 type SignInRequiredError struct {
 	PluginID string // the id the plugin would take
 	Name     string
@@ -41,9 +43,15 @@ type SignInRequiredError struct {
 	// advance and the scopes it asks for; empty otherwise.
 	ClientID string
 	Scopes   []string
+	// SignIn is the sign-in started, nil when the client serves no
+	// callback.
+	SignIn *SignIn
 }
 
 func (e *SignInRequiredError) Error() string {
+	if e.SignIn != nil {
+		return fmt.Sprintf("202 sign-in %s started: %s asks to sign in with an account (OAuth, authorization server %s); open its authorization URL", e.SignIn.ID, e.URL, e.AuthorizationServer)
+	}
 	return fmt.Sprintf("202 sign-in: %s asks to sign in with an account (OAuth, authorization server %s); start a sign-in", e.URL, e.AuthorizationServer)
 }
 
@@ -199,23 +207,3 @@ func getJSON[T any](ctx context.Context, hc *http.Client, rawURL string) (*T, er
 	return &v, nil
 }
 
-// OAuthCredential is an OAuth sign-in as kept, encrypted, in a plugin's
-// credential. Only the access token leaves the app.
-type OAuthCredential struct {
-	AccessToken   string `json:"access_token"`
-	RefreshToken  string `json:"refresh_token,omitempty"`
-	ExpiresAt     string `json:"expires_at,omitempty"`
-	ClientID      string `json:"client_id,omitempty"`
-	TokenEndpoint string `json:"token_endpoint,omitempty"`
-	Resource      string `json:"resource,omitempty"`
-}
-
-// accessToken returns the access token of an OAuth credential blob, "" when
-// it has none.
-func accessToken(blob string) string {
-	var c OAuthCredential
-	if json.Unmarshal([]byte(blob), &c) != nil {
-		return ""
-	}
-	return c.AccessToken
-}

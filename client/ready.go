@@ -168,7 +168,15 @@ func (c *Client) SetPluginEnabled(ctx context.Context, id string, on bool) error
 func (c *Client) Disconnect(ctx context.Context, id string) error {
 	now := c.now()
 	return c.updatePlugin(ctx, id, func(p *InstalledPlugin) {
-		p.Credential = ""
+		kept := ""
+		if p.CredentialKind == CredentialOAuth {
+			// The tokens go; the client an earlier sign-in registered stays,
+			// for signing in again.
+			if cred, err := ParseOAuthCredential(p.Credential); err == nil && cred.ClientID != "" {
+				kept = cred.signedOut().Encode()
+			}
+		}
+		p.Credential = kept
 		if !p.Disconnected() {
 			p.DisconnectedAt = now
 		}
