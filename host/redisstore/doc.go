@@ -7,7 +7,7 @@
 // [Store.Results] (results.Store), [Store.Limiter] (ratelimit.Limiter),
 // [Store.SeenStates] (oauthpage.SeenStates), [Store.Usage] (usage.Store) and
 // [Store.ResultCache] (the shared result cache: resultcache.Store and
-// resultcache.Leases); [Store.Check] is the form of
+// resultcache.Leases), [Store.Tasks] (tasks.Store, MCP Tasks); [Store.Check] is the form of
 // [Store.Health] that host.Stores.Health takes.
 //
 // # Keys
@@ -31,6 +31,8 @@
 //	cache:<key>                a result cache answer, "<fetched ms>|<JSON>", RESULT_CACHE_TTL
 //	cache-lease:<key>          the replica running <key> now (SET NX PX, renewed)
 //	cache-wait:<key>           replicas waiting for that run: sorted set scored by expiry
+//	task:<hash>:<id>           an MCP task (hash: status, message, times, result or error), its TTL
+//	task-leases                tasks running: sorted set of task id, scored by expiry
 //	cancel, ended              pub/sub channels of the thread registry
 //	cache-done                 pub/sub channel: a result cache key was finished
 //
@@ -72,6 +74,14 @@
 //     until it restarts.
 //   - Result cache: this replica's memory; leases are granted at once, so
 //     each replica runs its own questions until Redis answers.
+//   - Tasks: none created. A task must be readable on every replica before
+//     it is returned, so while Redis is down a call that would become a
+//     task is answered directly (the client declared the extension and
+//     takes either). tasks/get and tasks/cancel answer -32603 (the task may
+//     exist; poll again). A task's progress is skipped during the fault and
+//     its end is retried for 30 s. A task whose replica dies, or cannot
+//     renew its lease for longer than [Options.CallTTL] (15 s), is failed
+//     by the next read of it on any replica.
 //   - OAuth states: this replica's memory, so a callback link works once
 //     per replica during the fault (the app accepts a state only once).
 //   - Usage: buffered, then written when Redis answers. Every replica sums
