@@ -37,7 +37,7 @@ var _ tasks.Store = taskStore{}
 func (s *Store) Tasks() tasks.Store { return taskStore{s} }
 
 func (s *Store) taskKey(owner, id string) string { return s.key("task", owner, id) }
-func (s *Store) taskLeases() string             { return s.key("task-leases") }
+func (s *Store) taskLeases() string              { return s.key("task-leases") }
 
 // scriptTaskCreate stores a working task and its lease. KEYS[1] the task,
 // KEYS[2] the leases; ARGV[1] the id, ARGV[2] the lease in ms, ARGV[3] the

@@ -81,7 +81,10 @@ func TestTaskCreateFailsWhileRedisIsDown(t *testing.T) {
 	srv := redistest.StartProcess(t)
 	s := replicas(t, srv.URL, 1, Options{Prefix: testPrefix(), Timeout: 250 * time.Millisecond, ProbeInterval: 100 * time.Millisecond})[0]
 	srv.Kill(t)
-	waitFor(t, 2*time.Second, "the store to notice the fault", func() bool { _, err := s.Tasks().Create(context.Background(), taskstest.NewTask("o")); return err != nil && !s.Health().Up })
+	waitFor(t, 2*time.Second, "the store to notice the fault", func() bool {
+		_, err := s.Tasks().Create(context.Background(), taskstest.NewTask("o"))
+		return err != nil && !s.Health().Up
+	})
 	start := time.Now()
 	if _, err := s.Tasks().Create(context.Background(), taskstest.NewTask("o")); err == nil {
 		t.Fatal("Create succeeded with Redis down")
