@@ -37,6 +37,7 @@ const (
 	MaxCursorLen      = 4096
 	maxCursorTokenLen = 2048
 	maxCursorSkip     = 1000
+	maxCursorDone     = 1_000_000
 )
 
 // Cursor is where a listing stopped.
@@ -50,6 +51,9 @@ type Cursor struct {
 	Token string
 	// Skip is how many entries of that page were already returned.
 	Skip int
+	// Done is how many entries of the listing came before the cursor, so
+	// that ranks (position) go on from there on the next page.
+	Done int
 }
 
 // cursorWire is a cursor as encoded.
@@ -57,6 +61,7 @@ type cursorWire struct {
 	L string `json:"l"`
 	T string `json:"t"`
 	K int    `json:"k,omitempty"`
+	N int    `json:"n,omitempty"`
 }
 
 // listingDigest is a short digest of a listing's name.
@@ -71,7 +76,7 @@ func (c Cursor) String() string {
 	if c.Token == "" {
 		return ""
 	}
-	b, _ := json.Marshal(cursorWire{L: listingDigest(c.Listing), T: c.Token, K: max(c.Skip, 0)})
+	b, _ := json.Marshal(cursorWire{L: listingDigest(c.Listing), T: c.Token, K: max(c.Skip, 0), N: max(c.Done, 0)})
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
@@ -93,13 +98,13 @@ func ParseCursor(arg, listing string) (Cursor, error) {
 		dec.DisallowUnknownFields()
 		err = dec.Decode(&w)
 	}
-	if err != nil || w.T == "" || len(w.T) > maxCursorTokenLen || w.K < 0 || w.K > maxCursorSkip {
+	if err != nil || w.T == "" || len(w.T) > maxCursorTokenLen || w.K < 0 || w.K > maxCursorSkip || w.N < 0 || w.N > maxCursorDone {
 		return Cursor{}, Argf(CursorArg, "is not a cursor this tool returned; pass back the next_cursor of a previous answer unchanged")
 	}
 	if w.L != listingDigest(listing) {
 		return Cursor{}, Argf(CursorArg, "was returned for another listing; give it with the same arguments as the call that returned it")
 	}
-	return Cursor{Listing: listing, Token: w.T, Skip: w.K}, nil
+	return Cursor{Listing: listing, Token: w.T, Skip: w.K, Done: w.N}, nil
 }
 
 // SetNextCursor sets the result's next_cursor to c, or leaves it out when c

@@ -14,13 +14,13 @@ import (
 // A listing that stopped inside a page gives a cursor that resumes there;
 // the cursor is refused for another listing.
 func ExampleCursor() {
-	next := scrapers.Cursor{Listing: "search golang", Token: "CONTINUATION-2", Skip: 10}.String()
+	next := scrapers.Cursor{Listing: "search golang", Token: "CONTINUATION-2", Skip: 10, Done: 30}.String()
 	c, err := scrapers.ParseCursor(next, "search golang")
-	fmt.Println(c.Token, c.Skip, err)
+	fmt.Println(c.Token, c.Skip, c.Done, err)
 	_, err = scrapers.ParseCursor(next, "search rust")
 	fmt.Println(err)
 	// Output:
-	// CONTINUATION-2 10 <nil>
+	// CONTINUATION-2 10 30 <nil>
 	// invalid argument cursor: was returned for another listing; give it with the same arguments as the call that returned it
 }
 
