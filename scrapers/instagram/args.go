@@ -17,6 +17,10 @@ const (
 	maxSources      = 20
 	defaultMaxItems = 12
 	maxMaxItems     = 50
+	defaultComments = 20
+	maxComments     = 100
+	// maxPageSize is the most items one API page is asked for.
+	maxPageSize = 50
 )
 
 var (
@@ -110,34 +114,108 @@ func parseURL(raw string) (target, error) {
 // scrapeArgs are the arguments of the scrape tool.
 type scrapeArgs struct {
 	sources
-	MaxItems *int `json:"max_items,omitempty" jsonschema:"recent posts to return per profile (1-50, default 12; Instagram shows anonymous readers about 12)"`
+	MaxItems *int   `json:"max_items,omitempty" jsonschema:"posts to return per profile (1-50, default 12)"`
+	Cursor   string `json:"cursor,omitempty" jsonschema:"continue a profile's posts where a previous answer stopped: its next_cursor, as it was (alone, or with that one profile)"`
 
 	maxItems int
+	cursor   *listCursor
 }
 
 // Validate checks the arguments.
 func (a *scrapeArgs) Validate() error {
-	if err := a.sources.validate(); err != nil {
+	n, err := scrapers.IntArg("max_items", a.MaxItems, 1, maxMaxItems, defaultMaxItems)
+	if err != nil {
 		return err
 	}
-	n, err := scrapers.IntArg("max_items", a.MaxItems, 1, maxMaxItems, defaultMaxItems)
 	a.maxItems = n
+	if a.Cursor == "" {
+		return a.sources.validate()
+	}
+	c, err := a.sources.withCursor(a.Cursor, cursorPosts)
+	a.cursor = &c
 	return err
 }
 
 // detailsArgs are the arguments of the details tool.
 type detailsArgs struct {
 	sources
+	Comments *int   `json:"comments,omitempty" jsonschema:"comments to return per post or reel (0-100, default 20; 0 reads none)"`
+	Cursor   string `json:"cursor,omitempty" jsonschema:"continue a post's comments where a previous answer stopped: its next_cursor, as it was (alone, or with that one post URL)"`
+
+	comments int
+	cursor   *listCursor
 }
 
 // Validate checks the arguments.
-func (a *detailsArgs) Validate() error { return a.sources.validate() }
+func (a *detailsArgs) Validate() error {
+	n, err := scrapers.IntArg("comments", a.Comments, 0, maxComments, defaultComments)
+	if err != nil {
+		return err
+	}
+	a.comments = n
+	if a.Cursor == "" {
+		return a.sources.validate()
+	}
+	if n == 0 {
+		return scrapers.Argf("comments", "is 0 beside a cursor, which continues a post's comments; leave comments out or give 1-%d", maxComments)
+	}
+	c, err := a.sources.withCursor(a.Cursor, cursorComments)
+	a.cursor = &c
+	return err
+}
+
+// withCursor checks a cursor argument of the kind the tool continues and
+// the sources beside it: none, or the one the cursor continues. The
+// sources become that one target.
+func (s *sources) withCursor(raw, kind string) (listCursor, error) {
+	c, err := parseCursor(raw)
+	if err != nil {
+		return c, scrapers.Argf("cursor", "%v", err)
+	}
+	if c.Kind != kind {
+		other := map[string]string{cursorPosts: "scrape (a profile's posts)", cursorComments: "details (a post's comments)"}[c.Kind]
+		return c, scrapers.Argf("cursor", "continues %s, not what this tool lists; give it to %s", c.Kind, other)
+	}
+	want := target{username: c.Key}
+	if kind == cursorComments {
+		want = target{shortcode: c.Key}
+	}
+	if len(s.URLs)+len(s.Usernames) > 0 {
+		if err := s.validate(); err != nil {
+			return c, err
+		}
+		if len(s.targets) != 1 || !strings.EqualFold(s.targets[0].username, want.username) || s.targets[0].shortcode != want.shortcode {
+			return c, scrapers.Argf("cursor", "continues %s, so give it alone or with that one source (%s)", want.label(), want.name())
+		}
+		want.reel = s.targets[0].reel
+	}
+	s.targets = []target{want}
+	return c, nil
+}
+
+// label names a target in messages: @user, or the post's shortcode.
+func (t target) label() string {
+	if t.username != "" {
+		return "the posts of @" + t.username
+	}
+	return "the comments of post " + t.shortcode
+}
 
 func scrapeSchema(s *jsonschema.Schema) {
 	scrapers.ListMax(s, maxSources, "urls", "usernames")
 	scrapers.IntRange(s, "max_items", 1, maxMaxItems, defaultMaxItems)
+	cursorSchema(s)
+}
+
+// cursorSchema bounds the cursor argument.
+func cursorSchema(s *jsonschema.Schema) {
+	if p := s.Properties["cursor"]; p != nil {
+		p.MaxLength = jsonschema.Ptr(maxCursorLen)
+	}
 }
 
 func detailsSchema(s *jsonschema.Schema) {
 	scrapers.ListMax(s, maxSources, "urls", "usernames")
+	scrapers.IntRange(s, "comments", 0, maxComments, defaultComments)
+	cursorSchema(s)
 }

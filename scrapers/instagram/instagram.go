@@ -16,6 +16,8 @@ package instagram
 import (
 	"fmt"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/surfsense/pluginhost/scrapers"
 )
 
@@ -32,11 +34,11 @@ var site = scrapers.Site{
 	MaxConcurrent: 2,
 }
 
-const scrapeDescription = `Read public Instagram posts: the recent posts of profiles (give usernames or profile URLs) and posts or reels by URL. Each post has its caption, hashtags, mentions, owner, taken_at, like_count, comment_count, view_count, image and video URLs (every image of a carousel) and location.
-urls and usernames hold at most 20 each (at least one in all); max_items caps the posts per profile (Instagram shows anonymous readers about 12). Every item names its page in "url" and its kind in "type" (post, reel).`
+const scrapeDescription = `Read public Instagram posts: the posts of profiles (give usernames or profile URLs) and posts or reels by URL. Each post has its caption, hashtags, mentions, owner, taken_at, like_count, comment_count, view_count, image and video URLs at their original dimensions (every image and video of a carousel) and location.
+urls and usernames hold at most 20 each (at least one in all); max_items caps the posts per profile (1-50, default 12). With one profile, next_cursor continues its posts: give it back as cursor. Instagram often asks anonymous readers to log in for older posts; the result then says so. Every item names its page in "url" and its kind in "type" (post, reel).`
 
-const detailsDescription = `Read public Instagram profiles in detail: full name, biography, links, followers, following, post_count, verified, private, business category, profile picture and the recent posts; and posts or reels by URL with the comments their pages show.
-urls and usernames hold at most 20 each (at least one in all). Every item names its page in "url" and its kind in "type" (profile, post, reel).`
+const detailsDescription = `Read public Instagram profiles in detail: full name, biography, links, followers, following, post_count, verified, private, business category, profile picture and the recent posts; and posts or reels by URL with their comments (text, author, created_at, like_count, reply_count).
+urls and usernames hold at most 20 each (at least one in all). comments caps the comments per post (0-100, default 20); with one post, next_cursor (and each post's comments_next_cursor) continues its comments: give it back as cursor. When Instagram's profile API asks for a login, the profile is read from its logged-out page (name, counts as written, biography, picture), and read_from says so. Every item names its page in "url" and its kind in "type" (profile, post, reel).`
 
 // New builds the Instagram plugin.
 func New(env scrapers.Env) (scrapers.Plugin, error) {
@@ -51,9 +53,11 @@ func New(env scrapers.Env) (scrapers.Plugin, error) {
 		Unlisted: true,
 		Tools: []scrapers.Tool{
 			scrapers.NewTool("scrape", "Scrape Instagram", scrapeDescription, scrapeSchema, s.scrape).
-				WithItems(scrapers.ItemSchema[Post]()),
+				WithItems(scrapers.ItemSchema[Post]()).
+				WithMeta("next_cursor", &jsonschema.Schema{Type: "string", Description: "continues the posts of the call's one profile (the scrape tool's cursor argument); absent when Instagram has no more"}),
 			scrapers.NewTool("details", "Instagram details", detailsDescription, detailsSchema, s.details).
-				WithItems(scrapers.AnyItem(scrapers.ItemSchema[Profile](), scrapers.ItemSchema[Post]())),
+				WithItems(scrapers.AnyItem(scrapers.ItemSchema[Profile](), scrapers.ItemSchema[Post]())).
+				WithMeta("next_cursor", &jsonschema.Schema{Type: "string", Description: "continues the comments of the call's one post (the details tool's cursor argument); absent when Instagram has no more"}),
 		},
 	}, nil
 }

@@ -18,6 +18,14 @@ type Profile struct {
 	Business    bool     `json:"business,omitempty"`
 	Category    string   `json:"category,omitempty"`
 	ProfilePic  string   `json:"profile_pic,omitempty"`
+	// ReadFrom says where the profile was read: "web_profile_info" (the web
+	// client's profile API, every field) or "profile page" (the logged-out
+	// profile page's meta tags, when the API asks for a login: name, counts,
+	// bio and picture only).
+	ReadFrom string `json:"read_from"`
+	// CountsRounded is set when the counts are as the page writes them
+	// (48.2K, 1.2M), rounded.
+	CountsRounded bool `json:"counts_rounded,omitempty"`
 	// RecentPosts are the latest posts Instagram shows anonymous readers
 	// (twelve at most), newest first.
 	RecentPosts []Post `json:"recent_posts,omitempty"`
@@ -51,8 +59,13 @@ type Post struct {
 	Location     string  `json:"location,omitempty"`
 	// Media are a carousel's images and videos, in order.
 	Media []Media `json:"media,omitempty"`
-	// Comments are the comments the page shows beside the post (details).
+	// Comments are the post's comments (details): the first page its page
+	// shows, followed through Instagram's cursor up to the comments
+	// argument, or the page a cursor asked for.
 	Comments []Comment `json:"comments,omitempty"`
+	// CommentsNextCursor continues the comments (details' cursor argument)
+	// when Instagram has more.
+	CommentsNextCursor string `json:"comments_next_cursor,omitempty"`
 	// Source is the profile a post was listed on.
 	Source string `json:"source,omitempty"`
 }
@@ -61,15 +74,18 @@ type Post struct {
 type Media struct {
 	Type   string `json:"type"` // image or video
 	URL    string `json:"url"`
-	Width  int64  `json:"width,omitempty"`
+	Width  int64  `json:"width,omitempty"` // the original's, when Instagram states it
 	Height int64  `json:"height,omitempty"`
+	// Thumbnail is a video's still image.
+	Thumbnail string `json:"thumbnail,omitempty"`
 }
 
 // Comment is one comment shown with a post.
 type Comment struct {
-	ID        string `json:"id,omitempty"`
-	Username  string `json:"username,omitempty"`
-	Text      string `json:"text"`
-	CreatedAt string `json:"created_at,omitempty"`
-	LikeCount *int64 `json:"like_count,omitempty"`
+	ID         string `json:"id,omitempty"`
+	Username   string `json:"username,omitempty"`
+	Text       string `json:"text"`
+	CreatedAt  string `json:"created_at,omitempty"`
+	LikeCount  *int64 `json:"like_count,omitempty"`
+	ReplyCount *int64 `json:"reply_count,omitempty"`
 }

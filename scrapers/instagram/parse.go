@@ -25,8 +25,10 @@ var (
 // timeline says about paging.
 type profilePage struct {
 	Profile Profile
-	// More is true when Instagram has older posts than those it sent.
-	More bool
+	// More is true when Instagram has older posts than those it sent;
+	// Cursor is its end_cursor, for the next page.
+	More   bool
+	Cursor string
 }
 
 // parseProfile reads /api/v1/users/web_profile_info/?username=… .
@@ -59,6 +61,7 @@ func parseProfile(body []byte) (*profilePage, error) {
 		Business:    jsonval.Bool(u["is_business_account"]),
 		Category:    jsonval.FirstString(u["category_name"], u["business_category_name"]),
 		ProfilePic:  webURL(jsonval.FirstString(u["profile_pic_url_hd"], u["profile_pic_url"])),
+		ReadFrom:    "web_profile_info",
 	}
 	for _, l := range jsonval.List(u["bio_links"]) {
 		if s := webURL(jsonval.String(jsonval.Get(l, "url"))); s != "" {
@@ -74,7 +77,8 @@ func parseProfile(body []byte) (*profilePage, error) {
 			p.RecentPosts = append(p.RecentPosts, post)
 		}
 	}
-	return &profilePage{Profile: p, More: jsonval.Bool(jsonval.Get(timeline, "page_info", "has_next_page"))}, nil
+	return &profilePage{Profile: p, More: jsonval.Bool(jsonval.Get(timeline, "page_info", "has_next_page")),
+		Cursor: jsonval.String(jsonval.Get(timeline, "page_info", "end_cursor"))}, nil
 }
 
 // count reads {"count": n} under key.
@@ -85,28 +89,105 @@ func count(m map[string]any, key string) *int64 {
 	return nil
 }
 
+// postPage is what a post or reel page carries: the post, the first page
+// of its comments (with Instagram's cursor to the next), and the token its
+// web client sends with GraphQL requests.
+type postPage struct {
+	Post *Post
+	// Comments are the page's first comments; Connection says they came
+	// from its comments connection (with paging), not the media item's
+	// preview comments.
+	Comments   []Comment
+	Connection bool
+	Cursor     string // Instagram's end_cursor of those comments
+	More       bool   // Instagram has more comments after them
+	LSD        string // the page's LSD token, for GraphQL requests
+}
+
+// commentsKey is the GraphQL field of a post's comments, in the page's
+// embedded data and in the pagination query's answer.
+const commentsKey = "xdt_api__v1__media__media_id__comments__connection"
+
+var lsdRE = regexp.MustCompile(`"LSD",\[\],\{"token":"([A-Za-z0-9_-]{1,100})"`)
+
 // parsePostPage reads a post or reel page (/p/<code>/, /reel/<code>/) from
 // the JSON it embeds: the web client's
 // xdt_api__v1__media__shortcode__web_info items, or the older GraphQL
-// shortcode_media.
-func parsePostPage(body []byte) (*Post, error) {
+// shortcode_media; and the comments connection beside them.
+func parsePostPage(body []byte) (*postPage, error) {
+	pg := &postPage{}
+	if m := lsdRE.FindSubmatch(body); m != nil {
+		pg.LSD = string(m[1])
+	}
 	for _, script := range jsonScripts(body) {
 		v, err := jsonval.Decode(script)
 		if err != nil {
 			continue
 		}
-		if items := jsonval.List(jsonval.Get(find(v, "xdt_api__v1__media__shortcode__web_info", 0), "items")); len(items) > 0 {
-			if p, ok := postFromV1(jsonval.Object(items[0])); ok {
-				return &p, nil
+		if pg.Post == nil {
+			if items := jsonval.List(jsonval.Get(find(v, "xdt_api__v1__media__shortcode__web_info", 0), "items")); len(items) > 0 {
+				if p, ok := postFromV1(jsonval.Object(items[0])); ok {
+					pg.Post = &p
+				}
 			}
 		}
-		if m := jsonval.Object(find(v, "shortcode_media", 0)); m != nil {
-			if p, ok := postFromGraph(m); ok {
-				return &p, nil
+		if pg.Post == nil {
+			if m := jsonval.Object(find(v, "shortcode_media", 0)); m != nil {
+				if p, ok := postFromGraph(m); ok {
+					pg.Post = &p
+				}
+			}
+		}
+		if !pg.Connection {
+			if c := jsonval.Object(find(v, commentsKey, 0)); c != nil {
+				cp := parseCommentsConnection(c)
+				pg.Comments, pg.Cursor, pg.More, pg.Connection = cp.Comments, cp.Cursor, cp.More, true
 			}
 		}
 	}
-	return nil, errNoPost
+	if pg.Post == nil {
+		return nil, errNoPost
+	}
+	if !pg.Connection {
+		pg.Comments = pg.Post.Comments
+	}
+	pg.Post.Comments = nil
+	return pg, nil
+}
+
+// commentsPage is one page of a post's comments connection.
+type commentsPage struct {
+	Comments []Comment
+	Cursor   string
+	More     bool
+}
+
+// parseCommentsConnection reads xdt_api__v1__media__media_id__comments__connection:
+// edges of comment nodes, and page_info.
+func parseCommentsConnection(c map[string]any) commentsPage {
+	var p commentsPage
+	for _, e := range jsonval.List(c["edges"]) {
+		if cm, ok := commentFromV1(jsonval.Object(jsonval.Get(e, "node"))); ok {
+			p.Comments = append(p.Comments, cm)
+		}
+	}
+	p.Cursor = jsonval.String(jsonval.Get(c, "page_info", "end_cursor"))
+	p.More = jsonval.Bool(jsonval.Get(c, "page_info", "has_next_page")) && p.Cursor != ""
+	return p
+}
+
+// commentFromV1 normalizes a v1 comment (a connection's node, a media
+// item's preview comment). ok is false without text.
+func commentFromV1(cm map[string]any) (Comment, bool) {
+	x := Comment{
+		ID:        jsonval.FirstString(cm["pk"], cm["id"]),
+		Username:  jsonval.String(jsonval.Get(cm, "user", "username")),
+		Text:      jsonval.String(cm["text"]),
+		CreatedAt: unixTime(cm["created_at"]),
+	}
+	x.LikeCount = nonNegative(cm["comment_like_count"])
+	x.ReplyCount = nonNegative(cm["child_comment_count"])
+	return x, x.Text != ""
 }
 
 // maxScripts bounds the scripts of one page that are decoded.
@@ -285,7 +366,7 @@ func postFromV1(it map[string]any) (Post, bool) {
 		u, w, h := bestImage(cm)
 		m := Media{Type: "image", URL: u, Width: w, Height: h}
 		if v := webURL(jsonval.String(jsonval.Get(cm, "video_versions", 0, "url"))); v != "" {
-			m.Type, m.URL = "video", v
+			m.Type, m.URL, m.Thumbnail = "video", v, u
 		}
 		if m.URL != "" {
 			p.Media = append(p.Media, m)
@@ -295,10 +376,7 @@ func postFromV1(it map[string]any) (Post, bool) {
 		p.DisplayURL = p.Media[0].URL
 	}
 	for _, c := range jsonval.List(firstNonNil(it["preview_comments"], it["comments"])) {
-		cm := jsonval.Object(c)
-		x := Comment{ID: jsonval.FirstString(cm["pk"], cm["id"]), Username: jsonval.String(jsonval.Get(cm, "user", "username")), Text: jsonval.String(cm["text"]), CreatedAt: unixTime(cm["created_at"])}
-		x.LikeCount = nonNegative(cm["comment_like_count"])
-		if x.Text != "" {
+		if x, ok := commentFromV1(jsonval.Object(c)); ok {
 			p.Comments = append(p.Comments, x)
 		}
 	}
@@ -306,21 +384,35 @@ func postFromV1(it map[string]any) (Post, bool) {
 	return p, true
 }
 
-// bestImage is the largest of a v1 item's image candidates.
+// bestImage is a v1 item's image at its original size: the candidate of
+// the original dimensions (original_width, original_height) when one is
+// offered, else the largest; the dimensions are the original's when the
+// item states them, since the candidates are scaled copies.
 func bestImage(it map[string]any) (string, int64, int64) {
+	ow, _ := jsonval.Int(it["original_width"])
+	oh, _ := jsonval.Int(it["original_height"])
+	if ow <= 0 || oh <= 0 || ow > 1<<20 || oh > 1<<20 {
+		ow, oh = 0, 0
+	}
 	var best string
 	var bw, bh int64
 	for _, c := range jsonval.List(jsonval.Get(it, "image_versions2", "candidates")) {
 		u := webURL(jsonval.String(jsonval.Get(c, "url")))
 		w, _ := jsonval.Int(jsonval.Get(c, "width"))
 		h, _ := jsonval.Int(jsonval.Get(c, "height"))
-		if u != "" && (best == "" || w*h > bw*bh) {
+		if u == "" || w < 0 || h < 0 || w > 1<<20 || h > 1<<20 {
+			continue
+		}
+		if ow > 0 && w == ow && h == oh {
+			best, bw, bh = u, w, h
+			break
+		}
+		if best == "" || w*h > bw*bh {
 			best, bw, bh = u, w, h
 		}
 	}
-	if best == "" {
-		bw, _ = jsonval.Int(it["original_width"])
-		bh, _ = jsonval.Int(it["original_height"])
+	if ow > 0 {
+		return best, ow, oh
 	}
 	return best, bw, bh
 }

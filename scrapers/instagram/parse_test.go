@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -22,7 +23,7 @@ func TestParseOwnFixtures(t *testing.T) {
 	}
 	for _, name := range []string{"post.html", "reel.html", "post-graphql.html"} {
 		p, err := parsePostPage(scrapertest.Testdata(t, name))
-		if err != nil || p.Shortcode == "" || !strings.HasPrefix(p.URL, origin+"/") {
+		if err != nil || p.Post.Shortcode == "" || !strings.HasPrefix(p.Post.URL, origin+"/") {
 			t.Errorf("%s: %+v %v", name, p, err)
 		}
 	}
@@ -84,6 +85,11 @@ func TestDetectBlock(t *testing.T) {
 		{resp("/api/v1/users/web_profile_info/", 429, `{"message":"Please wait a few minutes before you try again.","status":"fail"}`), scrapers.BlockRateLimited},
 		{resp("/p/x/", 200, string(scrapertest.Testdata(t, "login.html"))), scrapers.BlockLoginWall},
 		{resp("/p/x/", 429, "<html>"), ""},
+		{resp("/api/v1/users/web_profile_info/", 200, string(scrapertest.Testdata(t, "error-shell.html"))), blockErrorPage},
+		{resp("/graphql/query/", 200, "<!DOCTYPE html><html><body></body></html>"), blockErrorPage},
+		{resp("/api/v1/users/web_profile_info/", 404, "<!DOCTYPE html><html>Sorry, this page isn't available.</html>"), ""},
+		{resp("/p/x/", 200, string(scrapertest.Testdata(t, "error-shell.html"))), blockErrorPage},
+		{resp("/ryeandshine/", 200, string(scrapertest.Testdata(t, "profile-page.html"))), ""},
 		{resp("/p/x/", 200, string(scrapertest.Testdata(t, "post.html"))), ""},
 		{resp("/api/v1/users/web_profile_info/", 200, string(scrapertest.Testdata(t, "web_profile_info.json"))), ""},
 	} {
@@ -125,10 +131,10 @@ func FuzzParsePostPage(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if !shortcodeRE.MatchString(p.Shortcode) || (p.Type != "post" && p.Type != "reel") {
+		if !shortcodeRE.MatchString(p.Post.Shortcode) || (p.Post.Type != "post" && p.Post.Type != "reel") {
 			t.Fatalf("post %+v", p)
 		}
-		for _, m := range p.Media {
+		for _, m := range p.Post.Media {
 			if !strings.HasPrefix(m.URL, "http") {
 				t.Fatalf("media %+v", m)
 			}
@@ -171,5 +177,144 @@ func FuzzArgs(f *testing.F) {
 		var d detailsArgs
 		err = scrapers.DecodeArgs(raw, &d)
 		check(err, d.targets, 0)
+	})
+}
+
+func TestProfilePage(t *testing.T) {
+	p, err := parseProfilePage(scrapertest.Testdata(t, "profile-page.html"), "ryeandshine")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.ID != "7700000001" || *p.Followers != 12400 || *p.Following != 1051 || *p.PostCount != 3287 || !p.CountsRounded || p.FullName != "Rye & Shine" {
+		t.Errorf("%+v", p)
+	}
+	// Another account's page, the login page and the error page name no
+	// account.
+	for _, name := range []string{"login.html", "error-shell.html", "post.html"} {
+		if _, err := parseProfilePage(scrapertest.Testdata(t, name), "ryeandshine"); !errors.Is(err, errNoProfilePage) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if _, err := parseProfilePage(scrapertest.Testdata(t, "profile-page.html"), "someoneelse"); !errors.Is(err, errNoProfilePage) {
+		t.Errorf("another account's page: %v", err)
+	}
+	for in, want := range map[string]int64{"731": 731, "4,317": 4317, "48.2K": 48200, "1.2M": 1200000, "3B": 3000000000, "12,5K": 12500} {
+		if n, _ := pageCount(in); n == nil || *n != want {
+			t.Errorf("pageCount(%q) = %v, want %d", in, n, want)
+		}
+	}
+	for _, in := range []string{"", "K", "-3", "1e400K", "9999999999999999999999"} {
+		if n, _ := pageCount(in); n != nil {
+			t.Errorf("pageCount(%q) = %d", in, *n)
+		}
+	}
+}
+
+func TestMediaID(t *testing.T) {
+	// A shortcode is the id's digits in base 64: encode and read back.
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	for _, id := range []uint64{1, 63, 64, 3400000000000000001, 1<<63 + 12345} {
+		code := ""
+		for n := id; n > 0; n >>= 6 {
+			code = string(alphabet[n&63]) + code
+		}
+		if got, ok := mediaID(code); !ok || got != strconv.FormatUint(id, 10) {
+			t.Errorf("mediaID(%q) = %q %v, want %d", code, got, ok, id)
+		}
+	}
+	for _, bad := range []string{"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "a/b", "_________________"} {
+		if got, ok := mediaID(bad); ok {
+			t.Errorf("mediaID(%q) = %q", bad, got)
+		}
+	}
+}
+
+func TestCursorRoundTrip(t *testing.T) {
+	c := listCursor{Kind: cursorComments, Key: "DAaaaaaaaa1", ID: "3400000000000000001", After: `{"server_cursor": "x"}`, Skip: 3}
+	got, err := parseCursor(c.String())
+	if err != nil || got != c {
+		t.Fatalf("%+v %v", got, err)
+	}
+	for _, bad := range []listCursor{{Kind: "likes", Key: "a", ID: "1"}, {Kind: cursorPosts, Key: "../x", ID: "1"}, {Kind: cursorPosts, Key: "a", ID: "1x"},
+		{Kind: cursorPosts, Key: "a", ID: "1", Skip: -1}, {Kind: cursorComments, Key: "a", ID: "1"}} {
+		if _, err := parseCursor(bad.String()); err == nil {
+			t.Errorf("%+v accepted", bad)
+		}
+	}
+}
+
+func TestGraphQLAnswers(t *testing.T) {
+	for name, body := range map[string]string{
+		"html":       `<!DOCTYPE html><html>`,
+		"empty":      ``,
+		"errors":     `{"errors":[{"message":"PersistedQueryNotFound","code":1675002}],"data":null}`,
+		"no data":    `{"status":"ok"}`,
+		"wrong type": `{"data":{"user":{"edge_owner_to_timeline_media":[1]}}}`,
+	} {
+		if p, err := parseTimeline([]byte(body)); err == nil {
+			t.Errorf("timeline %s: %+v", name, p)
+		}
+		if p, err := parseCommentsAnswer([]byte(body)); err == nil {
+			t.Errorf("comments %s: %+v", name, p)
+		}
+	}
+	if _, err := parseTimeline([]byte(`{"errors":[{"message":"PersistedQueryNotFound"}],"data":null}`)); err == nil || !strings.Contains(err.Error(), "PersistedQueryNotFound") {
+		t.Errorf("the error Instagram gave is not named: %v", err)
+	}
+	// The logged-in shape (v1 items) reads too; a next page without a
+	// cursor is no next page.
+	p, err := parseTimeline([]byte(`{"data":{"xdt_api__v1__feed__user_timeline_graphql_connection":{"edges":[{"node":{"code":"DXyzabc12","media_type":1,"taken_at":1700000000}}],"page_info":{"has_next_page":true,"end_cursor":null}}}}`))
+	if err != nil || len(p.Posts) != 1 || p.Posts[0].Shortcode != "DXyzabc12" || p.More {
+		t.Errorf("v1 timeline %+v %v", p, err)
+	}
+}
+
+func FuzzParseProfilePage(f *testing.F) {
+	for _, name := range []string{"profile-page.html", "login.html", "error-shell.html"} {
+		if b, err := os.ReadFile(filepath.Join("testdata", name)); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		p, err := parseProfilePage(body, "ryeandshine")
+		if err != nil {
+			return
+		}
+		if p.Username != "ryeandshine" || p.ReadFrom != "profile page" || p.ProfilePic != "" && !strings.HasPrefix(p.ProfilePic, "http") {
+			t.Fatalf("%+v", p)
+		}
+		for _, n := range []*int64{p.Followers, p.Following, p.PostCount} {
+			if n != nil && *n < 0 {
+				t.Fatalf("negative count %+v", p)
+			}
+		}
+	})
+}
+
+func FuzzParseGraphQL(f *testing.F) {
+	f.Add([]byte(`{"data":{"user":{"edge_owner_to_timeline_media":{"edges":[{"node":{"shortcode":"AAAAA"}}],"page_info":{"has_next_page":true,"end_cursor":"x"}}}}}`))
+	f.Add([]byte(`{"data":{"xdt_api__v1__media__media_id__comments__connection":{"edges":[{"node":{"pk":"1","text":"t","user":{"username":"u"}}}],"page_info":{"has_next_page":true,"end_cursor":"c"}}}}`))
+	f.Add([]byte(`{"errors":[{"message":"x"}]}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if p, err := parseTimeline(body); err == nil {
+			for _, post := range p.Posts {
+				if !shortcodeRE.MatchString(post.Shortcode) {
+					t.Fatalf("%+v", post)
+				}
+			}
+			if p.More && p.Cursor == "" {
+				t.Fatal("more without a cursor")
+			}
+		}
+		if p, err := parseCommentsAnswer(body); err == nil {
+			for _, c := range p.Comments {
+				if c.Text == "" {
+					t.Fatalf("%+v", c)
+				}
+			}
+			if p.More && p.Cursor == "" {
+				t.Fatal("more without a cursor")
+			}
+		}
 	})
 }
