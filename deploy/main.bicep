@@ -57,6 +57,13 @@ param rateLimitPerMinute int = 120
 @description('Tool calls in flight per license (MAX_CONCURRENT_CALLS).')
 param maxConcurrentCalls int = 16
 
+@description('Upstream pages fetched or parsed at once per replica, all plugins together (MAX_PAGES_IN_FLIGHT).')
+@minValue(1)
+param maxPagesInFlight int = 1024
+
+@description('Bytes those pages may hold per replica while read and parsed (PAGES_MEMORY): a quarter of the 1Gi host container.')
+param pagesMemory string = '256MiB'
+
 @description('How long in-flight calls may finish after SIGTERM (SHUTDOWN_DRAIN, seconds). The platform waits 10 s more before killing.')
 @minValue(1)
 @maxValue(590)
@@ -288,6 +295,8 @@ var hostEnv = [
   { name: 'PROXY_URLS', secretRef: 'proxy-urls' }
   { name: 'RATE_LIMIT_PER_MINUTE', value: string(rateLimitPerMinute) }
   { name: 'MAX_CONCURRENT_CALLS', value: string(maxConcurrentCalls) }
+  { name: 'MAX_PAGES_IN_FLIGHT', value: string(maxPagesInFlight) }
+  { name: 'PAGES_MEMORY', value: pagesMemory }
   { name: 'RESULT_MAX_BYTES', value: '65536' }
   { name: 'CALL_DEADLINE', value: '240s' }
   { name: 'SHUTDOWN_DRAIN', value: '${shutdownDrainSeconds}s' }

@@ -32,6 +32,9 @@ type Config struct {
 	PluginRateLimits   map[string]int // <ID>_RATE_LIMIT_PER_MINUTE, by plugin id; New reads them for the plugins it mounts
 	MaxConcurrentCalls int            // MAX_CONCURRENT_CALLS
 
+	MaxPagesInFlight int   // MAX_PAGES_IN_FLIGHT; 0 is scrapers.DefaultMaxPagesInFlight
+	PagesMemory      int64 // PAGES_MEMORY in bytes; 0 is scrapers.DefaultPageMemory (a quarter of the container's memory)
+
 	UnlistedPlugins []string // UNLISTED_PLUGINS
 
 	RegistryDir       string // REGISTRY_DIR; "" serves the copy built into the binary

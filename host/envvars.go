@@ -54,6 +54,15 @@ var vars = []Var{
 	{Name: "PROXY_URLS", Default: "none", Meaning: "Comma-separated proxy URLs for every plugin without <ID>_PROXY_URLS"},
 	intVar("RATE_LIMIT_PER_MINUTE", "120", "Tool calls per license per plugin per minute (0: no limit)", 0, 1_000_000, func(c *Config) *int { return &c.RateLimitPerMinute }),
 	intVar("MAX_CONCURRENT_CALLS", "16", "Tool calls in flight per license (0: no limit)", 0, 100_000, func(c *Config) *int { return &c.MaxConcurrentCalls }),
+	intVar("MAX_PAGES_IN_FLIGHT", "1024", "Upstream pages fetched or parsed at once by this replica, all plugins and calls together (per-site politeness still holds)", 1, 1_000_000, func(c *Config) *int { return &c.MaxPagesInFlight }),
+	{Name: "PAGES_MEMORY", Default: "a quarter of the container's memory", Meaning: "Bytes those pages may hold while read and parsed (256MiB, 1GiB); a page waits for room", read: func(c *Config, v string) error {
+		n, err := scrapers.ParseBytes(v)
+		if err != nil || n < 1<<20 {
+			return fmt.Errorf("PAGES_MEMORY=%q must be a size of at least 1MiB, such as 256MiB or 1GiB", v)
+		}
+		c.PagesMemory = n
+		return nil
+	}},
 	{Name: "UNLISTED_PLUGINS", Default: "none", Meaning: "Comma-separated ids of written but unlisted plugins to mount", read: func(c *Config, v string) error {
 		c.UnlistedPlugins = nil
 		for _, id := range strings.Split(v, ",") {

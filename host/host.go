@@ -87,6 +87,7 @@ type Options struct {
 type Host struct {
 	cfg     Config
 	log     *slog.Logger
+	pages   *scrapers.PageBudget // every plugin's pages in flight (MAX_PAGES_IN_FLIGHT, PAGES_MEMORY)
 	checker *license.Checker
 	stores  Stores
 	plugins []mounted
@@ -175,6 +176,8 @@ func New(cfg Config, opts Options) (*Host, error) {
 		Timeout: 5 * time.Second, Logger: log,
 		Observe: func(reason string) { h.metrics.verdicts.WithLabelValues(reason).Inc() },
 	}
+	h.pages = scrapers.NewPageBudget(cfg.MaxPagesInFlight, cfg.PagesMemory)
+	h.metrics.watchPages(h.pages)
 	if err := h.mountPlugins(opts.Plugins); err != nil {
 		return nil, err
 	}
@@ -190,7 +193,8 @@ func New(cfg Config, opts Options) (*Host, error) {
 }
 
 func (h *Host) mountPlugins(ctors []scrapers.Constructor) error {
-	env := scrapers.Env{Getenv: h.cfg.Getenv, AllowPrivateNetworks: h.cfg.AllowPrivateNetworks, Logger: h.log, Upstream: h.upstream, Metrics: h.metrics.reg, PageTimeout: h.cfg.PageTimeout}
+	env := scrapers.Env{Getenv: h.cfg.Getenv, AllowPrivateNetworks: h.cfg.AllowPrivateNetworks, Logger: h.log, Upstream: h.upstream, Metrics: h.metrics.reg, PageTimeout: h.cfg.PageTimeout,
+		Pages: h.pages}
 	seen := map[string]bool{}
 	var errs []error
 	for _, ctor := range ctors {

@@ -6,6 +6,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/surfsense/pluginhost/scrapers"
 )
 
 // metrics are the host's Prometheus series, on a registry of its own so that
@@ -57,6 +59,26 @@ func newMetrics(reg *prometheus.Registry) *metrics {
 	m.upstream = newUpstreamMetrics(m.reg)
 	m.mcp = newMCPMetrics(m.reg)
 	return m
+}
+
+// watchPages publishes the page budget: pages and bytes held now, the
+// limits, and how many pages waited for room.
+func (m *metrics) watchPages(b *scrapers.PageBudget) {
+	gauge := func(name, help string, v func(scrapers.PageBudgetStats) float64) prometheus.Collector {
+		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "pluginhost", Name: name, Help: help},
+			func() float64 { return v(b.Stats()) })
+	}
+	m.reg.MustRegister(
+		gauge("pages_in_flight", "Upstream pages fetched or parsed now, all plugins (MAX_PAGES_IN_FLIGHT bounds it).",
+			func(s scrapers.PageBudgetStats) float64 { return float64(s.Pages) }),
+		gauge("pages_in_flight_limit", "MAX_PAGES_IN_FLIGHT.", func(s scrapers.PageBudgetStats) float64 { return float64(s.MaxPages) }),
+		gauge("pages_memory_bytes", "Bytes the pages in flight hold while read and parsed (PAGES_MEMORY bounds it).",
+			func(s scrapers.PageBudgetStats) float64 { return float64(s.Bytes) }),
+		gauge("pages_memory_limit_bytes", "PAGES_MEMORY.", func(s scrapers.PageBudgetStats) float64 { return float64(s.MaxBytes) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: "pluginhost", Name: "page_waits_total",
+			Help: "Pages that waited for room under MAX_PAGES_IN_FLIGHT or PAGES_MEMORY, and growths of a page's body that waited."},
+			func() float64 { return float64(b.Stats().Waits) }),
+	)
 }
 
 func (m *metrics) handler() http.Handler {

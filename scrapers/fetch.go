@@ -102,6 +102,7 @@ type Fetcher struct {
 	maxRetryAfter time.Duration
 	timeout       time.Duration
 	limit         *limiter
+	pages         *PageBudget // the process's pages in flight (Env.Pages)
 
 	profile     browserProfile // headers for direct requests
 	proxies     *proxyPool     // nil when none
@@ -129,6 +130,7 @@ func NewFetcher(env Env, site Site) (*Fetcher, error) {
 		maxRetryAfter: orDefault(site.MaxRetryAfter, defaultMaxRetryAfter),
 		timeout:       orDefault(env.PageTimeout, orDefault(site.Timeout, 30*time.Second)),
 		limit:         newLimiter(orDefault(site.MaxConcurrent, 4), site.MinInterval),
+		pages:         env.PageBudget(),
 		upstream:      env.Upstream,
 		profile:       randomProfile(),
 		lookup:        net.DefaultResolver.LookupNetIP,

@@ -39,6 +39,15 @@ func (f *Fetcher) attempt(ctx context.Context, u *url.URL, req *Request, method 
 		return nil, err
 	}
 	defer release()
+	// A place among the process's pages in flight, for a first guess of
+	// the body; the body's reading grows it (capBody). It is given back
+	// when the attempt ends: the body is the caller's from then on.
+	hold, err := f.pages.Acquire(ctx, min(firstPageGuess, f.maxBody))
+	if err != nil {
+		return nil, err
+	}
+	defer hold.Release()
+	ctx = WithPageHold(ctx, hold)
 
 	tr, profile, actx := f.direct, f.profile, ctx
 	if px != nil {
@@ -120,8 +129,13 @@ func tooLarge(limit int64) error {
 	return fmt.Errorf("the page is larger than %d bytes: %w", limit, ErrTooLarge)
 }
 
+// firstPageGuess is what a page holds of the page budget before its body
+// says more: a typical page.
+const firstPageGuess = 64 << 10
+
 // capTransport fails a response whose body passes max bytes, before reading
-// it when Content-Length says so.
+// it when Content-Length says so, and grows the attempt's hold on the page
+// budget as the body comes (to Content-Length at once when it is known).
 type capTransport struct {
 	next http.RoundTripper
 	max  int64
@@ -136,13 +150,23 @@ func (t *capTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		resp.Body.Close()
 		return nil, tooLarge(t.max)
 	}
-	resp.Body = &capBody{ReadCloser: resp.Body, max: t.max}
+	hold := PageHoldFrom(r.Context())
+	if resp.ContentLength > 0 {
+		if err := hold.Grow(r.Context(), resp.ContentLength); err != nil {
+			resp.Body.Close()
+			return nil, err
+		}
+	}
+	resp.Body = &capBody{ReadCloser: resp.Body, max: t.max, ctx: r.Context(), hold: hold}
 	return resp, nil
 }
 
 type capBody struct {
 	io.ReadCloser
 	max, n int64
+	ctx    context.Context
+	hold   *PageHold // nil: not counted
+	held   int64     // what hold was last grown to
 }
 
 func (b *capBody) Read(p []byte) (int, error) {
@@ -150,6 +174,13 @@ func (b *capBody) Read(p []byte) (int, error) {
 	b.n += int64(n)
 	if b.n > b.max {
 		return n, tooLarge(b.max)
+	}
+	if b.hold != nil && b.n > b.held {
+		// Grown in doublings, so that a page asks the budget a few times.
+		b.held = min(max(2*b.held, b.n, firstPageGuess), b.max)
+		if gerr := b.hold.Grow(b.ctx, b.held); gerr != nil {
+			return n, gerr
+		}
 	}
 	return n, err
 }

@@ -172,6 +172,11 @@ type Env struct {
 	// headers and body, in place of each site's own default; the host keeps
 	// it within the call's deadline.
 	PageTimeout time.Duration
+	// Pages bounds the pages in flight across every plugin of the process,
+	// by count and by the bytes they hold (MAX_PAGES_IN_FLIGHT,
+	// PAGES_MEMORY); every fetcher and web-crawl take a place in it for each
+	// page. Nil uses DefaultPageBudget, one for the process.
+	Pages *PageBudget
 	// Metrics, when non-nil, is where a plugin registers series of its own
 	// (the renderer's pluginhost_renders_total); the host serves them on
 	// METRICS_ADDR with its own.
@@ -184,6 +189,14 @@ func (e Env) Get(name string) string {
 		return ""
 	}
 	return strings.TrimSpace(e.Getenv(name))
+}
+
+// PageBudget returns Pages, or the process's default budget when it is nil.
+func (e Env) PageBudget() *PageBudget {
+	if e.Pages == nil {
+		return DefaultPageBudget()
+	}
+	return e.Pages
 }
 
 // Log returns the environment's logger, never nil.

@@ -58,6 +58,9 @@ type Options struct {
 	LoadRequests int           // requests per connection instead of Duration (0: Duration)
 	SkipTS       bool          // leave the TypeScript SDK server out
 	TSDir        string        // host/tsclient with node_modules ["": found from the working directory]
+	// Throughput is the single-page crawls a replica completes over slow
+	// sites (throughput.go); Throughput.Sites < 0 skips it.
+	Throughput Throughput
 	// CacheReplay is how many calls are replayed with 50% repeats across
 	// three replicas on one Redis (cacheredis.go) [200]; <0 skips it and
 	// the cache hit on Redis.
@@ -141,6 +144,7 @@ type Report struct {
 	// in the same process.
 	InFlightGoroutines float64
 	Replicas           ReplicaReport
+	Throughput         []ThroughputCell
 	Usage              UsageReport
 }
 
@@ -195,6 +199,13 @@ func Run(ctx context.Context, opts Options, w io.Writer) (Report, error) {
 	if opts.InFlight > 0 {
 		if err := inFlight(ctx, opts, h, hostURL, site, &rep, w); err != nil {
 			return rep, err
+		}
+	}
+	if opts.Throughput.Sites >= 0 {
+		cells, err := RunThroughput(ctx, opts.Throughput, opts.HostCommand, w)
+		rep.Throughput = cells
+		if err != nil {
+			return rep, fmt.Errorf("the throughput measure: %w", err)
 		}
 	}
 	if opts.Replicas > 0 {

@@ -52,6 +52,17 @@ func (r Report) summary(opts Options, w io.Writer) {
 		}
 		fmt.Fprintln(w)
 	}
+	for _, c := range r.Throughput {
+		goal := ""
+		switch {
+		case c.Latency == time.Second && c.InFlight == 64:
+			goal = " (goal ≥ 80%)"
+		case c.Latency == time.Second && c.InFlight == 256:
+			goal = fmt.Sprintf(" (goal ≥ 60%%; RSS goal < 300 MB: %.0f MB)", float64(c.RSS)/(1<<20))
+		}
+		fmt.Fprintf(w, "  crawl throughput at %s pages, %d in flight: %.1f pages/s of a %.0f limit, %.0f%%%s; p50/p99 %s/%s\n", c.Latency, c.InFlight,
+			c.Stats.PerSecond, c.Limit, 100*c.OfLimit(), goal, ms(c.Stats.P50), ms(c.Stats.P99))
+	}
 	if r.Replay.Calls > 0 {
 		fmt.Fprintf(w, "  replay of %d calls (50%% repeats) over three replicas on one Redis: %d upstream requests saved (%d with the cache, %d without)\n",
 			r.Replay.Calls, r.Replay.Saved(), r.Replay.Upstream, r.Replay.Uncached)

@@ -30,8 +30,21 @@ func bench(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.SkipTS, "skip-ts", false, "leave out the TypeScript SDK server (run with node from host/tsclient when node and its node_modules are there)")
 	fs.StringVar(&o.TSDir, "ts-dir", "", "host/tsclient with node_modules installed (default: found from the working directory)")
 	fs.IntVar(&o.CacheReplay, "cache-replay", 200, "calls replayed with 50% repeats across three replicas on one Redis, counting the upstream requests saved against the replay with the cache off (-1 skips it and the cache hit on Redis)")
+	fs.IntVar(&o.Throughput.Sites, "throughput-sites", 128, "stand-in sites of the throughput measure, each on a loopback address of its own (-1 skips it)")
+	fs.DurationVar(&o.Throughput.Window, "throughput-window", 8*time.Second, "how long each cell of the throughput measure is counted, after a warm-up of twice the latency")
+	latencies := fs.String("throughput-latencies", "300ms,1s", "the stand-in sites' page latencies, comma-separated")
+	inflight := fs.String("throughput-inflight", "8,64,256", "single-page calls held in flight, comma-separated")
 	fs.DurationVar(&o.Timeout, "timeout", 10*time.Minute, "the whole run's limit")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	var err error
+	if o.Throughput.Latencies, err = hostbench.ParseDurations(*latencies); err != nil {
+		fmt.Fprintf(stderr, "pluginhost bench: -throughput-latencies: %v\n", err)
+		return 2
+	}
+	if o.Throughput.InFlight, err = hostbench.ParseInts(*inflight); err != nil {
+		fmt.Fprintf(stderr, "pluginhost bench: -throughput-inflight: %v\n", err)
 		return 2
 	}
 	if self, err := os.Executable(); err == nil {

@@ -38,13 +38,19 @@ type Settings struct {
 	PerCall      int           // pages in flight per call (default 4)
 	PerHost      int           // pages in flight per host, across all calls (default 2)
 	PerHostDelay time.Duration // pause after each page before the host's next one (default 100 ms)
-	MaxInFlight  int           // pages fetched or extracted at once across all calls (default 8)
-	Extracting   int           // pages extracted at once across all calls (default GOMAXPROCS)
-	MaxRedirects int           // default 10
-	Limits       Limits        // per page, before extraction (DefaultLimits)
-	AllowPrivate bool          // ALLOW_PRIVATE_NETWORKS
-	UserAgent    string
-	Transport    http.RoundTripper // nil builds the guarded transport
+	// Pages bounds the pages fetched or extracted at once across all calls
+	// (and every other plugin of the process): Env.Pages, by count and by
+	// the bytes they hold (see PageBudget in limits.go). Nil makes one of
+	// MaxInFlight pages and MaxInFlightBytes bytes for this plugin alone.
+	Pages            *scrapers.PageBudget
+	MaxInFlight      int    // when Pages is nil (default scrapers.DefaultMaxPagesInFlight)
+	MaxInFlightBytes int64  // when Pages is nil (default scrapers.DefaultPageMemory)
+	Extracting       int    // pages extracted at once across all calls (default GOMAXPROCS)
+	MaxRedirects     int    // default 10
+	Limits           Limits // per page, before extraction (DefaultLimits)
+	AllowPrivate     bool   // ALLOW_PRIVATE_NETWORKS
+	UserAgent        string
+	Transport        http.RoundTripper // nil builds the guarded transport
 	// Upstream hears of every upstream attempt (Env.Upstream).
 	Upstream func(context.Context, scrapers.Upstream)
 	// Renderer renders pages in a browser (RENDERER_URL, CHROMIUM_BIN);
@@ -55,7 +61,7 @@ type Settings struct {
 // DefaultSettings are the crawler's defaults.
 func DefaultSettings() Settings {
 	return Settings{PageTimeout: 20 * time.Second, MaxPageBytes: 5 << 20, PerCall: 4, PerHost: 2, PerHostDelay: 100 * time.Millisecond,
-		MaxInFlight: 8, Extracting: runtime.GOMAXPROCS(0), MaxRedirects: 10, Limits: DefaultLimits(),
+		MaxInFlight: scrapers.DefaultMaxPagesInFlight, Extracting: runtime.GOMAXPROCS(0), MaxRedirects: 10, Limits: DefaultLimits(),
 		UserAgent: "Mozilla/5.0 (compatible; SurfSenseCrawler/1.0; +https://plugins.surfsense.com)"}
 }
 
@@ -64,6 +70,7 @@ func New(env scrapers.Env) (scrapers.Plugin, error) {
 	s := DefaultSettings()
 	s.AllowPrivate = env.AllowPrivateNetworks
 	s.Upstream = env.Upstream
+	s.Pages = env.PageBudget()
 	if env.PageTimeout > 0 {
 		s.PageTimeout = env.PageTimeout
 	}
@@ -93,8 +100,8 @@ func NewWithSettings(s Settings) scrapers.Plugin {
 	if s.PerHost <= 0 {
 		s.PerHost = d.PerHost
 	}
-	if s.MaxInFlight <= 0 {
-		s.MaxInFlight = d.MaxInFlight
+	if s.Pages == nil {
+		s.Pages = scrapers.NewPageBudget(s.MaxInFlight, s.MaxInFlightBytes)
 	}
 	if s.Extracting <= 0 {
 		s.Extracting = d.Extracting
@@ -116,7 +123,7 @@ func NewWithSettings(s Settings) scrapers.Plugin {
 			IdleConnTimeout:       30 * time.Second,
 		}
 	}
-	cr := &crawler{s: s, hosts: newHostGates(s.PerHost), inFlight: make(gate, s.MaxInFlight), extracting: make(gate, s.Extracting)}
+	cr := &crawler{s: s, hosts: newHostGates(s.PerHost), extracting: make(gate, s.Extracting)}
 	cr.client = &http.Client{
 		Transport: &reporting{next: s.Transport, report: s.Upstream},
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
@@ -146,7 +153,6 @@ type crawler struct {
 	s          Settings
 	client     *http.Client
 	hosts      *hostGates
-	inFlight   gate // pages between fetch and the end of their extraction
 	extracting gate
 }
 
@@ -276,12 +282,13 @@ func (cr *crawler) visit(ctx context.Context, call *scrapers.Call, args crawlArg
 	if err != nil {
 		return nil, nil
 	}
-	if err := cr.inFlight.acquire(ctx); err != nil {
+	hold, err := cr.s.Pages.Acquire(ctx, firstPageGuess) // from fetch to the end of extraction
+	if err != nil {
 		releaseHost()
 		return nil, nil
 	}
-	defer cr.inFlight.release()
-	f, ri, err := cr.obtain(ctx, args.render, j.u)
+	defer hold.Release()
+	f, ri, err := cr.obtain(scrapers.WithPageHold(ctx, hold), args.render, j.u)
 	if cr.s.PerHostDelay > 0 {
 		time.AfterFunc(cr.s.PerHostDelay, releaseHost)
 	} else {
@@ -313,6 +320,11 @@ func (cr *crawler) visit(ctx context.Context, call *scrapers.Call, args crawlArg
 			}
 		}
 	} else {
+		// Room for the parse before a place to parse: a page waiting for
+		// room must not hold one (the oldest page always gets room).
+		if err := hold.Grow(ctx, parseCost(len(f.body))); err != nil {
+			return nil, nil
+		}
 		if err := cr.extracting.acquire(ctx); err != nil {
 			return nil, nil
 		}
@@ -407,10 +419,18 @@ func readBody(resp *http.Response, limit int) ([]byte, error) {
 	if cl := resp.ContentLength; cl >= 0 {
 		size = int(min(cl+1, int64(limit)))
 	}
+	ctx := resp.Request.Context()
+	hold := scrapers.PageHoldFrom(ctx) // the page's place in the budget grows with its buffer
+	if err := hold.Grow(ctx, int64(max(size, 512))); err != nil {
+		return nil, err
+	}
 	buf := make([]byte, 0, max(size, 512))
 	for len(buf) < limit {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)] // grow
+			if err := hold.Grow(ctx, int64(cap(buf))); err != nil {
+				return buf, err
+			}
 		}
 		n, err := resp.Body.Read(buf[len(buf):min(cap(buf), limit)])
 		buf = buf[:len(buf)+n]

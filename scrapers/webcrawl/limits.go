@@ -33,6 +33,17 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
+// firstPageGuess is what a page holds of the page budget (Settings.Pages)
+// before its body says more: a typical page. Reading the body grows it to
+// the buffer's size, and extraction to parseCost of the body.
+const firstPageGuess = 64 << 10
+
+// parseCost is what a page being extracted holds: its body and the parsed
+// tree, text and Markdown made from it. BenchmarkExtract allocates 9 to 21
+// times a real page's bytes over a whole extraction (lemonde, medium,
+// wikipedia), not all of it live at once: eight times is the estimate.
+func parseCost(bodyBytes int) int64 { return 8 * int64(bodyBytes) }
+
 // Truncation reasons, as an item's truncated field lists them: a code, a
 // colon, and what was cut.
 func cutPageBytes(n int) string {

@@ -1,0 +1,347 @@
+package hostbench
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/surfsense/pluginhost/host"
+	"github.com/surfsense/pluginhost/license"
+	"github.com/surfsense/pluginhost/scrapers"
+	"github.com/surfsense/pluginhost/scrapers/webcrawl"
+)
+
+// Throughput is how many single-page crawls a replica completes a second
+// when the sites are slow: Sites stand-in sites on loopback, each on an
+// address of its own (127.0.0.2, 127.0.0.3, …), answering every page after
+// a fixed latency; web-crawl as deployed (its politeness of two pages per
+// site and a pause between them, the page budget's defaults). Each cell
+// holds a number of calls in flight for a window and counts the pages done,
+// beside the limit latency sets (calls in flight ÷ latency) and the limit
+// the sites' politeness sets.
+type Throughput struct {
+	Sites     int             // stand-in sites [128]
+	Latencies []time.Duration // page latencies [300ms, 1s]
+	InFlight  []int           // calls in flight [8, 64, 256]
+	Window    time.Duration   // measured per cell, after a warm-up of twice the latency [8s]
+	PageBytes int             // the stand-in page's size [about 30 KB]
+}
+
+func (t *Throughput) defaults() {
+	if t.Sites <= 0 {
+		t.Sites = 128
+	}
+	if len(t.Latencies) == 0 {
+		t.Latencies = []time.Duration{300 * time.Millisecond, time.Second}
+	}
+	if len(t.InFlight) == 0 {
+		t.InFlight = []int{8, 64, 256}
+	}
+	if t.Window <= 0 {
+		t.Window = 8 * time.Second
+	}
+	if t.PageBytes <= 0 {
+		t.PageBytes = 30 << 10
+	}
+}
+
+// ThroughputCell is one latency and number of calls in flight.
+type ThroughputCell struct {
+	Latency  time.Duration
+	InFlight int
+	Stats    Stats   // calls done in the window: pages/s, p50, p99, errors
+	Limit    float64 // InFlight ÷ Latency, pages/s
+	Polite   float64 // what the sites' politeness allows, pages/s
+	RSS      uint64  // the host's largest RSS in the cell, bytes
+	FirstErr string
+}
+
+// OfLimit is the share of the latency-bound limit done.
+func (c ThroughputCell) OfLimit() float64 {
+	if c.Limit == 0 {
+		return 0
+	}
+	return c.Stats.PerSecond / c.Limit
+}
+
+// perHost and hostDelay are web-crawl's politeness as deployed, for the
+// limit it sets.
+var (
+	perHost   = webcrawl.DefaultSettings().PerHost
+	hostDelay = webcrawl.DefaultSettings().PerHostDelay
+)
+
+// RunThroughput measures every cell on one host: the pluginhost binary in
+// its own process when command is set (its RSS is then the host's alone),
+// else a host in this process.
+func RunThroughput(ctx context.Context, t Throughput, command []string, w io.Writer) ([]ThroughputCell, error) {
+	t.defaults()
+	sites, err := startSlowSites(t.Sites, t.PageBytes)
+	if err != nil {
+		return nil, err
+	}
+	defer sites.close()
+
+	endpoint, readRSS, where := "", func() uint64 { return rss("self") }, "this process (host and clients)"
+	if len(command) > 0 {
+		sub, err := startHost(ctx, command)
+		if err != nil {
+			return nil, err
+		}
+		defer sub.stop()
+		endpoint = sub.url + "/web-crawl/mcp"
+		pid := strconv.Itoa(sub.cmd.Process.Pid)
+		readRSS, where = func() uint64 { return rss(pid) }, "the host's own process"
+	} else {
+		cfg := host.Defaults()
+		cfg.License.Backend = "dev"
+		cfg.AllowPrivateNetworks = true
+		cfg.RateLimitPerMinute, cfg.MaxConcurrentCalls = 0, 0
+		h, err := host.New(cfg, host.Options{Logger: quietLogger(), Plugins: []scrapers.Constructor{webcrawl.New}, Backend: license.Dev{}})
+		if err != nil {
+			return nil, err
+		}
+		srv := httptest.NewServer(h.Handler())
+		defer srv.Close()
+		endpoint = srv.URL + "/web-crawl/mcp"
+	}
+	fmt.Fprintf(w, "\nthroughput: single-page web-crawl.crawl calls over %d stand-in sites on loopback (%d pages in flight per site, %s between), RSS of %s\n",
+		t.Sites, perHost, hostDelay, where)
+	fmt.Fprintf(w, "  %-8s %-9s %9s %9s %7s %10s %9s %9s %7s %8s\n", "latency", "in flight", "pages/s", "limit", "of it", "sites let", "p50", "p99", "errors", "RSS MB")
+	var cells []ThroughputCell
+	for _, lat := range t.Latencies {
+		sites.latency.Store(int64(lat))
+		for _, n := range t.InFlight {
+			c, err := throughputCell(ctx, endpoint, sites, lat, n, t, readRSS)
+			if err != nil {
+				return cells, err
+			}
+			cells = append(cells, c)
+			fmt.Fprintf(w, "  %-8s %-9d %9.1f %9.1f %6.0f%% %10.1f %9s %9s %7d %8.1f\n", lat, n, c.Stats.PerSecond, c.Limit, 100*c.OfLimit(), c.Polite,
+				c.Stats.P50.Round(time.Millisecond), c.Stats.P99.Round(time.Millisecond), c.Stats.Errors, float64(c.RSS)/(1<<20))
+			if c.FirstErr != "" {
+				fmt.Fprintf(w, "    first error: %.300s\n", c.FirstErr)
+			}
+		}
+	}
+	return cells, nil
+}
+
+// throughputCell holds n calls in flight for a warm-up and the window; a
+// call counts when it ends inside the window.
+func throughputCell(ctx context.Context, endpoint string, sites *slowSites, lat time.Duration, n int, t Throughput, readRSS func() uint64) (ThroughputCell, error) {
+	c := ThroughputCell{Latency: lat, InFlight: n, Limit: float64(n) / lat.Seconds(),
+		Polite: float64(sites.n()*perHost) / (lat + hostDelay).Seconds()}
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: n, MaxIdleConns: n}}
+	defer client.CloseIdleConnections()
+	warm := 2 * lat
+	start := time.Now()
+	from, to := start.Add(warm), start.Add(warm+t.Window)
+	var (
+		mu       sync.Mutex
+		lat50    []time.Duration
+		errs     int
+		firstErr string
+		next     atomic.Int64
+	)
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for cctx.Err() == nil && time.Now().Before(to) {
+				k := next.Add(1)
+				u := sites.url(int(k)) + "/page?n=" + strconv.FormatInt(k, 10)
+				t0 := time.Now()
+				err := crawlOne(cctx, client, endpoint, u)
+				t1 := time.Now()
+				if t1.Before(from) || t1.After(to) {
+					continue
+				}
+				mu.Lock()
+				if err != nil {
+					errs++
+					if firstErr == "" {
+						firstErr = err.Error()
+					}
+				} else {
+					lat50 = append(lat50, t1.Sub(t0))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	// The host's RSS, sampled through the cell.
+	var peak uint64
+	tick := time.NewTicker(250 * time.Millisecond)
+	for time.Now().Before(to) && ctx.Err() == nil {
+		select {
+		case <-tick.C:
+			peak = max(peak, readRSS())
+		case <-ctx.Done():
+		}
+	}
+	tick.Stop()
+	cancel() // the calls still running are the next window's, not this one's
+	wg.Wait()
+	c.RSS = peak
+	c.Stats = summarise(lat50, errs, t.Window)
+	c.FirstErr = firstErr
+	// Let the cancelled calls leave the host before the next cell.
+	time.Sleep(lat + hostDelay + 200*time.Millisecond)
+	return c, ctx.Err()
+}
+
+// crawlOne makes one single-page crawl as a light client would: one POST,
+// the answer as JSON.
+func crawlOne(ctx context.Context, c *http.Client, endpoint, page string) error {
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"crawl","arguments":{"start_urls":["` + page + `"]}}}`
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "License bench-key")
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	b = bytes.TrimSpace(b)
+	switch {
+	case resp.StatusCode != http.StatusOK:
+		return fmt.Errorf("the host answered %s: %.200s", resp.Status, b)
+	case bytes.Contains(b, []byte(`"isError":true`)) || !bytes.Contains(b, []byte(`"markdown"`)):
+		return fmt.Errorf("the call failed: %.300s", b)
+	}
+	return nil
+}
+
+// slowSites are stand-in sites, each on a loopback address of its own,
+// answering every page after the latency set.
+type slowSites struct {
+	servers []*http.Server
+	urls    []string
+	latency atomic.Int64
+	page    []byte
+}
+
+func startSlowSites(n, pageBytes int) (*slowSites, error) {
+	s := &slowSites{page: standInPage(pageBytes)}
+	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t := time.NewTimer(time.Duration(s.latency.Load()))
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Content-Length", strconv.Itoa(len(s.page)))
+		_, _ = w.Write(s.page)
+	})
+	for i := 0; i < n; i++ {
+		// 127.0.0.2 onwards: every site a host of its own, as distinct
+		// sites are; a system without them gets ports of 127.0.0.1.
+		ln, err := net.Listen("tcp", fmt.Sprintf("127.0.%d.%d:0", (i+2)/250, (i+2)%250))
+		if err != nil {
+			if ln, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+				s.close()
+				return nil, err
+			}
+		}
+		srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+		go func() { _ = srv.Serve(ln) }()
+		s.servers = append(s.servers, srv)
+		s.urls = append(s.urls, "http://"+ln.Addr().String())
+	}
+	return s, nil
+}
+
+func (s *slowSites) n() int           { return len(s.urls) }
+func (s *slowSites) url(k int) string { return s.urls[k%len(s.urls)] }
+
+func (s *slowSites) close() {
+	for _, srv := range s.servers {
+		_ = srv.Close()
+	}
+}
+
+// standInPage is an article of about n bytes: a title, a byline, headings,
+// paragraphs with links, a list.
+func standInPage(n int) []byte {
+	var b strings.Builder
+	b.WriteString(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A stand-in article</title><meta name="description" content="A page of the throughput bench"><meta name="author" content="Bench Writer"></head><body><nav><a href="/">Home</a> <a href="/about">About</a></nav><article><h1>A stand-in article</h1>`)
+	for i := 0; b.Len() < n; i++ {
+		if i%6 == 0 {
+			fmt.Fprintf(&b, "<h2>Section %d</h2>", i/6+1)
+		}
+		fmt.Fprintf(&b, `<p>Paragraph %d of the article, with enough words to be kept as the main content of the page by the extractor, and a <a href="/page?link=%d">link to another page</a> of the same site.</p>`, i, i)
+		if i%10 == 9 {
+			b.WriteString("<ul><li>one item</li><li>another item</li><li>a third item</li></ul>")
+		}
+	}
+	b.WriteString(`</article><footer>© Bench</footer></body></html>`)
+	return []byte(b.String())
+}
+
+func quietLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+// ParseDurations reads "300ms,1s".
+func ParseDurations(s string) ([]time.Duration, error) {
+	var out []time.Duration
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		d, err := time.ParseDuration(f)
+		if err != nil || d <= 0 {
+			return nil, fmt.Errorf("%q is not a duration such as 300ms or 1s", f)
+		}
+		out = append(out, d)
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no durations")
+	}
+	return out, nil
+}
+
+// ParseInts reads "8,64,256".
+func ParseInts(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		n, err := strconv.Atoi(f)
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("%q is not a positive whole number", f)
+		}
+		out = append(out, n)
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no numbers")
+	}
+	slices.Sort(out)
+	return out, nil
+}
