@@ -212,3 +212,42 @@ func TestCommentsBadArguments(t *testing.T) {
 		t.Errorf("bad arguments reached the site: %q", r)
 	}
 }
+
+// Two pages of comments through a cursor: the second call loads the page
+// the first stopped in from its token (no watch page) and skips what was
+// returned.
+func TestCommentsCursorWalksPages(t *testing.T) {
+	s := commentStandIn(t)
+	s.wantKey = "" // a cursor's page is asked without the watch page's key, as innertube allows
+	p := s.plugin()
+	o, err := scrapertest.RunTool(t, p, "comments", `{"urls":["Go_pher1234"],"max_comments":3}`, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cursor, _ := o.Meta["next_cursor"].(string)
+	if want := []string{"UgxOldShape1", "UgxOldShape2", "UgzNewShape1"}; !reflect.DeepEqual(commentIDs(t, o), want) || cursor == "" {
+		t.Fatalf("first page: %v, cursor %q", commentIDs(t, o), cursor)
+	}
+	s.requests = nil
+	o, err = scrapertest.RunTool(t, p, "comments", `{"urls":["https://www.youtube.com/watch?v=Go_pher1234"],"max_comments":3,"cursor":"`+cursor+`"}`, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := commentIDs(t, o)
+	if len(ids) != 3 || ids[0] != "UgzNewShape2" || ids[1] == ids[0] {
+		t.Errorf("second page: %v", ids)
+	}
+	if want := []string{"POST next COMMENTS-PAGE-2", "POST next COMMENTS-PAGE-3"}; !reflect.DeepEqual(s.Requests(), want) {
+		t.Errorf("requests = %q, want %q", s.Requests(), want)
+	}
+	// The cursor belongs to these comments in this order.
+	_, err = scrapertest.RunTool(t, p, "comments", `{"urls":["Go_pher1234"],"sort_by":"newest","cursor":"`+cursor+`"}`, 10*time.Second)
+	scrapertest.CheckArgError(t, err, "cursor", "newest with a top cursor")
+	_, err = scrapertest.RunTool(t, p, "comments", `{"urls":["Go_pher1234","GJLlxj_dtq8"],"cursor":"`+cursor+`"}`, 10*time.Second)
+	scrapertest.CheckArgError(t, err, "cursor", "two videos")
+	// To the end: no cursor.
+	o, err = scrapertest.RunTool(t, p, "comments", `{"urls":["Go_pher1234"],"max_comments":1000,"cursor":"`+cursor+`"}`, 10*time.Second)
+	if _, set := o.Meta["next_cursor"]; err != nil || set || len(o.Items) != 2+3+20+20-3 {
+		t.Errorf("rest: %d items, meta %v, %v", len(o.Items), o.Meta, err)
+	}
+}

@@ -21,6 +21,7 @@ type commentsArgs struct {
 	URLs        []string `json:"urls" jsonschema:"YouTube video URLs, 1 to 20"`
 	MaxComments *int     `json:"max_comments,omitempty" jsonschema:"Comments per video, 1 to 1000 (default 20)"`
 	SortBy      string   `json:"sort_by,omitempty" jsonschema:"top (default) or newest"`
+	Cursor      string   `json:"cursor,omitempty" jsonschema:"The next_cursor of a previous answer, to read the next comments of its one video (give the same urls and sort_by)"`
 
 	maxComments int
 }
@@ -52,7 +53,8 @@ func (a *commentsArgs) Validate() error {
 func (p *plugin) commentsTool() scrapers.Tool {
 	return scrapers.NewTool("comments", "YouTube comments",
 		"Read the comments of YouTube videos: author, text, likes, published time and reply count of each "+
-			"top-level comment, top comments first or newest first.",
+			"top-level comment, top comments first or newest first. A call for one video returns next_cursor when it has more "+
+			"comments; pass it back as cursor for the next ones.",
 		func(s *jsonschema.Schema) {
 			if ps := s.Properties["urls"]; ps != nil {
 				one := 1
@@ -62,21 +64,38 @@ func (p *plugin) commentsTool() scrapers.Tool {
 			scrapers.IntRange(s, "max_comments", 1, maxCommentsLimit, defaultMaxComments)
 			scrapers.Choice(s, "sort_by", "top", "newest")
 		},
-		p.comments).WithItems(scrapers.ItemSchema[Comment]())
+		p.comments).WithItems(scrapers.ItemSchema[Comment]()).WithCursor()
 }
 
 // comments runs the comments tool, one video after another.
 func (p *plugin) comments(ctx context.Context, call *scrapers.Call, a commentsArgs) error {
-	ids, err := p.videoIDs(a.URLs)
-	if err != nil {
-		return err
+	ids := make([]string, len(a.URLs))
+	for i, raw := range a.URLs {
+		id, err := videoID(raw, p.fetch.OnSite)
+		if err != nil {
+			return scrapers.Argf("urls", "entry %d: %v", i, err)
+		}
+		ids[i] = id
+	}
+	var cur scrapers.Cursor
+	if a.Cursor != "" {
+		if len(ids) != 1 {
+			return scrapers.Argf(scrapers.CursorArg, "continues the comments of one video: give it with exactly one URL, as in the call that returned it")
+		}
+		var err error
+		if cur, err = scrapers.ParseCursor(a.Cursor, commentsKey(ids[0], a.SortBy)); err != nil {
+			return err
+		}
 	}
 	r := &run{call: call}
 	for i, id := range ids {
 		if ctx.Err() != nil {
 			return stopped(ctx, call)
 		}
-		n, err := p.videoComments(ctx, r, id, a.maxComments, a.SortBy)
+		n, next, err := p.videoComments(ctx, r, id, a.maxComments, a.SortBy, cur)
+		if len(ids) == 1 {
+			call.SetNextCursor(next)
+		}
 		if n > 0 {
 			r.ok++
 		}
@@ -92,16 +111,21 @@ func (p *plugin) comments(ctx context.Context, call *scrapers.Call, a commentsAr
 	return r.result()
 }
 
+// commentsKey names a video's comments in one order, for their cursors.
+func commentsKey(id, sortBy string) string { return "comments " + id + " " + sortBy }
+
 // errNoComments says a video shows no comment section.
 var errNoComments = errors.New("the video shows no comments (they may be turned off)")
 
-// videoComments reads up to max comments of one video in the given order and
-// returns how many it added.
-func (p *plugin) videoComments(ctx context.Context, r *run, id string, max int, sortBy string) (int, error) {
+// firstComments reads the watch page of video id and the first page of its
+// comments in the given order. It returns the page, the token that loaded
+// it and the innertube settings for the next.
+func (p *plugin) firstComments(ctx context.Context, id, sortBy string) (commentPage, string, innertubeConfig, error) {
 	wp, err := p.watchPage(ctx, id)
 	if err != nil {
-		return 0, err
+		return commentPage{}, "", innertubeConfig{}, err
 	}
+	cfg := wp.Config
 	tokens := wp.Comments
 	token := tokens.Section
 	if token == "" {
@@ -112,39 +136,72 @@ func (p *plugin) videoComments(ctx context.Context, r *run, id string, max int, 
 	}
 	if token == "" {
 		if tokens.Message != "" {
-			return 0, fmt.Errorf("YouTube says: %s", tokens.Message)
+			return commentPage{}, "", cfg, fmt.Errorf("YouTube says: %s", tokens.Message)
 		}
-		return 0, errNoComments
+		return commentPage{}, "", cfg, errNoComments
 	}
-	next := func(tok string) (commentPage, error) {
-		data, err := p.innertube(ctx, wp.Config, "next", map[string]any{"context": wp.Config.webContext(), "continuation": tok}, nil)
-		if err != nil {
-			return commentPage{}, err
-		}
-		return extractComments(data, id), nil
-	}
-	page, err := next(token)
+	page, err := p.commentPage(ctx, cfg, id, token)
 	if err != nil {
-		return 0, err
+		return commentPage{}, "", cfg, err
 	}
 	if sortBy == "newest" && token != tokens.Newest {
 		// The page offered no newest-first token; the first answer's header
 		// has the sort menu.
 		if page.Newest == "" {
-			return 0, errors.New("YouTube offered no newest-first order for this video's comments")
+			return commentPage{}, "", cfg, errors.New("YouTube offered no newest-first order for this video's comments")
 		}
-		if page, err = next(page.Newest); err != nil {
-			return 0, err
+		token = page.Newest
+		if page, err = p.commentPage(ctx, cfg, id, token); err != nil {
+			return commentPage{}, "", cfg, err
 		}
+	}
+	return page, token, cfg, nil
+}
+
+// commentPage loads one page of a video's comments with innertube /next.
+func (p *plugin) commentPage(ctx context.Context, cfg innertubeConfig, id, token string) (commentPage, error) {
+	data, err := p.innertube(ctx, cfg, "next", map[string]any{"context": cfg.webContext(), "continuation": token}, nil)
+	if err != nil {
+		return commentPage{}, err
+	}
+	return extractComments(data, id), nil
+}
+
+// videoComments reads up to max comments of one video in the given order,
+// from cur on (the zero cursor: the first page), and returns how many it
+// added and the cursor of the next (no token when there are no more).
+func (p *plugin) videoComments(ctx context.Context, r *run, id string, max int, sortBy string, cur scrapers.Cursor) (int, scrapers.Cursor, error) {
+	key := commentsKey(id, sortBy)
+	token, skip, done := cur.Token, cur.Skip, cur.Done
+	at := func(tok string, skip int) scrapers.Cursor {
+		return scrapers.Cursor{Listing: key, Token: tok, Skip: skip, Done: done}
+	}
+	var page commentPage
+	var cfg innertubeConfig
+	var err error
+	if token == "" {
+		page, token, cfg, err = p.firstComments(ctx, id, sortBy)
+	} else {
+		// A cursor's token loads its page without the watch page: innertube
+		// answers a continuation with the default settings.
+		page, err = p.commentPage(ctx, cfg, id, token)
+	}
+	if err != nil {
+		if cur.Token != "" {
+			return 0, cur, err
+		}
+		return 0, scrapers.Cursor{}, err
 	}
 	seen := map[string]bool{}
 	added, empty := 0, 0
 	for pages := 1; ; pages++ {
 		n := 0
-		for _, c := range page.Comments {
+		for i := skip; i < len(page.Comments); i++ {
 			if added >= max {
-				break
+				return added, at(token, i), nil
 			}
+			c := page.Comments[i]
+			done++
 			if seen[c.CommentID] || c.IsReply {
 				continue
 			}
@@ -157,17 +214,20 @@ func (p *plugin) videoComments(ctx context.Context, r *run, id string, max int, 
 		if n == 0 {
 			empty++
 		}
+		if page.Continuation == "" || page.Continuation == token {
+			return added, scrapers.Cursor{}, nil
+		}
+		token, skip = page.Continuation, 0
 		// Bounded: about 20 comments a page; a site that keeps sending
 		// tokens without new comments is not followed for ever.
-		if added >= max || page.Continuation == "" || page.Continuation == token || empty >= 2 || pages > max/10+10 {
-			return added, nil
+		if added >= max || empty >= 2 || pages > max/10+10 {
+			return added, at(token, 0), nil
 		}
 		if ctx.Err() != nil {
-			return added, stopped(ctx, r.call)
+			return added, at(token, 0), stopped(ctx, r.call)
 		}
-		token = page.Continuation
-		if page, err = next(token); err != nil {
-			return added, err
+		if page, err = p.commentPage(ctx, cfg, id, token); err != nil {
+			return added, at(token, 0), err
 		}
 	}
 }

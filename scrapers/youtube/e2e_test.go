@@ -27,6 +27,7 @@ func e2eSite(t *testing.T) *httptest.Server {
 	first := scrapertest.Testdata(t, "comments-renderer.json")
 	second := scrapertest.Testdata(t, "comments-entity.json")
 	classic := scrapertest.Testdata(t, "timedtext-classic.xml")
+	channel := scrapertest.Testdata(t, "channel-videos.html")
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var token struct {
 			Continuation string `json:"continuation"`
@@ -41,6 +42,15 @@ func e2eSite(t *testing.T) *httptest.Server {
 			w.Write(consent)
 		case r.URL.Path == "/results":
 			w.Write(results)
+		case r.URL.Path == "/@gophertalks/videos":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Write(channel)
+		case r.URL.Path == "/youtubei/v1/browse" && token.Continuation == "CHANNEL-PAGE-2":
+			w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+			w.Write([]byte(`{"onResponseReceivedActions":[{"appendContinuationItemsAction":{"continuationItems":[` +
+				`{"richItemRenderer":{"content":{"videoRenderer":{"videoId":"Chan_vid004","title":{"runs":[{"text":"Fourth"}]},"lengthText":{"simpleText":"1:00"},"viewCountText":{"simpleText":"4 views"},"publishedTimeText":{"simpleText":"1 year ago"}}}}},` +
+				`{"richItemRenderer":{"content":{"videoRenderer":{"videoId":"Chan_vid005","title":{"runs":[{"text":"Fifth"}]},"lengthText":{"simpleText":"2:00"},"viewCountText":{"simpleText":"5 views"},"publishedTimeText":{"simpleText":"2 years ago"}}}}}` +
+				`],"targetId":"browse-feedUCgophertalks00000000001videos"}}]}`))
 		case r.URL.Path == "/youtubei/v1/search" && token.Continuation == "SEARCH-PAGE-2":
 			w.Write(cont)
 		case r.URL.Path == "/youtubei/v1/next" && token.Continuation == "COMMENTS-SECTION":
@@ -127,4 +137,55 @@ func TestEndToEndComments(t *testing.T) {
 	if !res.IsError || !strings.Contains(scrapertest.Text(res), "sort_by") {
 		t.Errorf("bad sort_by: %q", scrapertest.Text(res))
 	}
+}
+
+// pageCursor is the next_cursor of a tool result's page ("" when absent).
+func pageCursor(t *testing.T, res *mcp.CallToolResult) string {
+	t.Helper()
+	var p struct {
+		NextCursor *string `json:"next_cursor"`
+	}
+	if err := json.Unmarshal([]byte(scrapertest.Text(res)), &p); err != nil {
+		t.Fatal(err)
+	}
+	if p.NextCursor == nil {
+		return ""
+	}
+	return *p.NextCursor
+}
+
+// A channel's videos through the host, two pages walked with the cursor the
+// first answer returned; the schemas publish both.
+func TestEndToEndChannelCursor(t *testing.T) {
+	cs := e2eHost(t, 0)
+	tools, err := cs.ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		in, _ := json.Marshal(tool.InputSchema)
+		out, _ := json.Marshal(tool.OutputSchema)
+		if (tool.Name == "scrape" || tool.Name == "comments") && (!strings.Contains(string(in), `"cursor"`) || !strings.Contains(string(out), `"next_cursor"`)) {
+			t.Errorf("%s schemas do not declare cursor and next_cursor:\n%s\n%s", tool.Name, in, out)
+		}
+	}
+
+	res, page := scrapertest.CallTool(t, cs, "scrape", map[string]any{"urls": []string{"https://www.youtube.com/@gophertalks"}, "max_results": 2})
+	cursor := ""
+	if !res.IsError {
+		cursor = pageCursor(t, res)
+	}
+	if res.IsError || len(page.Items) != 2 || page.Items[0]["id"] != "Chan_vid001" || page.Items[0]["channel_name"] != "Gopher Talks" || cursor == "" {
+		t.Fatalf("first page: %s", scrapertest.Text(res))
+	}
+	res, page = scrapertest.CallTool(t, cs, "scrape", map[string]any{"urls": []string{"@gophertalks"}, "max_results": 2, "cursor": cursor})
+	if res.IsError || len(page.Items) != 2 || page.Items[0]["id"] != "Chan_vid003" || page.Items[1]["id"] != "Chan_vid004" || page.Items[1]["position"] != 4.0 {
+		t.Fatalf("second page: %s", scrapertest.Text(res))
+	}
+	third := pageCursor(t, res)
+	res, page = scrapertest.CallTool(t, cs, "scrape", map[string]any{"urls": []string{"@gophertalks"}, "max_results": 2, "cursor": third})
+	if res.IsError || len(page.Items) != 1 || page.Items[0]["id"] != "Chan_vid005" || pageCursor(t, res) != "" {
+		t.Errorf("last page: %s", scrapertest.Text(res))
+	}
+	scrapertest.WantToolError(t, cs, "scrape", map[string]any{"search_queries": []string{"gopher parser"}, "cursor": cursor}, "cursor", "another listing")
 }

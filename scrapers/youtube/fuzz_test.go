@@ -175,3 +175,27 @@ func FuzzParseCount(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseChannelPage(f *testing.F) {
+	f.Add([]byte(`<script>var ytInitialData = {"contents":{"twoColumnBrowseResultsRenderer":{"tabs":[{"tabRenderer":{"selected":true,"content":{"richGridRenderer":{"contents":[{"richItemRenderer":{"content":{"videoRenderer":{"videoId":"Chan_vid001","title":{"simpleText":"t"},"lengthText":{"simpleText":"1:00"}}}}},{"continuationItemRenderer":{"continuationEndpoint":{"continuationCommand":{"token":"T"}}}}]}}}}]}},"metadata":{"channelMetadataRenderer":{"title":"c","externalId":"UCx","vanityChannelUrl":"http://www.youtube.com/@c"}}};</script>`))
+	f.Add([]byte(`<script>var ytInitialData = {"contents":{"twoColumnBrowseResultsRenderer":{"tabs":[{"tabRenderer":{"content":{"richGridRenderer":{"contents":[{"richItemRenderer":{"content":{"lockupViewModel":{"contentId":"Chan_vid003","metadata":{"lockupMetadataViewModel":{"title":{"content":"x"},"metadata":{"contentMetadataViewModel":{"metadataRows":[{"metadataParts":[{"text":{"content":"1K views"}}]}]}}}}}}}}]}}}}]}}};</script>`))
+	f.Add([]byte(`{"onResponseReceivedActions":[{"appendContinuationItemsAction":{"continuationItems":[{"richItemRenderer":{"content":{"gridVideoRenderer":{"videoId":"Chan_vid002"}}}}]}}]}`))
+	f.Fuzz(func(t *testing.T, page []byte) {
+		info, pg, err := parseChannelPage(page)
+		if err == nil && info.URL != "" && !strings.HasPrefix(info.URL, "https://www.youtube.com/") {
+			t.Fatalf("channel URL %q is not on YouTube", info.URL)
+		}
+		var data any
+		if json.Unmarshal(page, &data) == nil {
+			pg = parseBrowseContinuation(data)
+		}
+		for _, v := range pg.Videos {
+			if !isVideoID(v.ID) || v.URL != watchURL(v.ID) {
+				t.Fatalf("video %+v", v)
+			}
+			if _, err := json.Marshal(v); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}

@@ -24,9 +24,10 @@ const (
 // scrapeArgs are the scrape tool's arguments, named as SurfSense's scraper
 // API names them.
 type scrapeArgs struct {
-	URLs              []string `json:"urls,omitempty" jsonschema:"YouTube video URLs (youtube.com/watch?v=, youtu.be/, youtube.com/shorts/), at most 20"`
+	URLs              []string `json:"urls,omitempty" jsonschema:"YouTube video URLs (youtube.com/watch?v=, youtu.be/, youtube.com/shorts/) or channels (youtube.com/@handle, /@handle/videos, /channel/UC…, /c/name, a bare @handle; /streams lists live streams), at most 20"`
 	SearchQueries     []string `json:"search_queries,omitempty" jsonschema:"Search queries; each gives up to max_results videos, at most 20 queries"`
-	MaxResults        *int     `json:"max_results,omitempty" jsonschema:"Videos per search query, 1 to 100 (default 10)"`
+	MaxResults        *int     `json:"max_results,omitempty" jsonschema:"Videos per search query or channel, 1 to 100 (default 10)"`
+	Cursor            string   `json:"cursor,omitempty" jsonschema:"The next_cursor of a previous answer, to read the next videos of its one search query or channel (give the same search_queries or urls)"`
 	DownloadSubtitles bool     `json:"download_subtitles,omitempty" jsonschema:"Also fetch each video's subtitles (timed segments and plain text)"`
 	SubtitlesLanguage string   `json:"subtitles_language,omitempty" jsonschema:"Subtitle language code (default en); when the video has none in it, auto-generated or the first track is taken"`
 
@@ -73,9 +74,11 @@ func (a *scrapeArgs) Validate() error {
 
 func (p *plugin) scrapeTool() scrapers.Tool {
 	return scrapers.NewTool("scrape", "Scrape YouTube",
-		"Scrape YouTube videos by URL or by search query: title, channel, views, likes, duration, publish date, "+
-			"description, keywords and thumbnail; with download_subtitles, also the video's subtitles as timed segments "+
-			"and plain text (in subtitles_language when the video has it).",
+		"Scrape YouTube videos by URL, by search query, or a channel's videos: title, channel, views, likes, duration, publish date, "+
+			"description, keywords and thumbnail (a search result or a channel's video has its card's title, id, views, published text, "+
+			"duration and thumbnail); with download_subtitles, also the video's subtitles as timed segments "+
+			"and plain text (in subtitles_language when the video has it). A call that reads one search query or one channel "+
+			"returns next_cursor when there are more videos; pass it back as cursor for the next ones.",
 		func(s *jsonschema.Schema) {
 			scrapers.ListMax(s, maxSources, "urls", "search_queries")
 			scrapers.IntRange(s, "max_results", 1, maxResultsLimit, defaultMaxResults)
@@ -85,31 +88,61 @@ func (p *plugin) scrapeTool() scrapers.Tool {
 			scrapers.SetDefault(s, "subtitles_language", "en")
 			scrapers.SetDefault(s, "download_subtitles", false)
 		},
-		p.scrape).WithItems(scrapers.ItemSchema[Video]())
+		p.scrape).WithItems(scrapers.ItemSchema[Video]()).WithCursor()
 }
 
-// videoIDs returns the video id each of the urls argument's entries names,
-// or an *scrapers.ArgError naming the first that names none.
-func (p *plugin) videoIDs(urls []string) ([]string, error) {
-	ids := make([]string, len(urls))
+// sources sorts the urls argument's entries into video ids and channel tabs,
+// or returns an *scrapers.ArgError naming the first entry that is neither.
+func (p *plugin) sources(urls []string) (ids []string, idURLs []string, tabs []channelTab, err error) {
 	for i, raw := range urls {
-		id, err := videoID(raw, p.fetch.OnSite)
-		if err != nil {
-			return nil, scrapers.Argf("urls", "entry %d: %v", i, err)
+		tab, isChannel, cerr := channelRef(raw, p.fetch.OnSite)
+		if cerr != nil {
+			return nil, nil, nil, scrapers.Argf("urls", "entry %d: %v", i, cerr)
 		}
-		ids[i] = id
+		if isChannel {
+			tabs = append(tabs, tab)
+			continue
+		}
+		id, verr := videoID(raw, p.fetch.OnSite)
+		if verr != nil {
+			return nil, nil, nil, scrapers.Argf("urls", "entry %d: %v; a channel is youtube.com/@handle, /channel/UC…, /c/name or @handle", i, verr)
+		}
+		ids, idURLs = append(ids, id), append(idURLs, raw)
 	}
-	return ids, nil
+	return ids, idURLs, tabs, nil
 }
 
-// scrape runs the scrape tool: the video URLs first, then the queries.
+// scrape runs the scrape tool: the video URLs first, then the channels, then
+// the queries.
 func (p *plugin) scrape(ctx context.Context, call *scrapers.Call, a scrapeArgs) error {
-	ids, err := p.videoIDs(a.URLs)
+	ids, idURLs, tabs, err := p.sources(a.URLs)
 	if err != nil {
 		return err
 	}
+	// A cursor continues one listing; next_cursor is given when the call
+	// read exactly one.
+	var one *listing
 	r := &run{call: call}
-	total, done := len(ids)+len(a.SearchQueries), 0
+	listings := make([]listing, 0, len(tabs)+len(a.SearchQueries))
+	for _, tab := range tabs {
+		listings = append(listings, p.channelListing(tab, r, a.DownloadSubtitles, a.SubtitlesLanguage))
+	}
+	for _, q := range a.SearchQueries {
+		listings = append(listings, p.searchListing(q, r, a.DownloadSubtitles, a.SubtitlesLanguage))
+	}
+	if len(listings) == 1 && len(ids) == 0 {
+		one = &listings[0]
+	}
+	var cur scrapers.Cursor
+	if a.Cursor != "" {
+		if one == nil {
+			return scrapers.Argf(scrapers.CursorArg, "continues one listing: give it with exactly one search query or one channel URL and nothing else, as in the call that returned it")
+		}
+		if cur, err = scrapers.ParseCursor(a.Cursor, one.key); err != nil {
+			return err
+		}
+	}
+	total, done := len(ids)+len(listings), 0
 	progress := func(what string) {
 		done++
 		call.Progress(fmt.Sprintf("%s (%d of %d)", what, done, total), done, total)
@@ -120,7 +153,7 @@ func (p *plugin) scrape(ctx context.Context, call *scrapers.Call, a scrapeArgs) 
 		}
 		v, err := p.video(ctx, r, id, a.DownloadSubtitles, a.SubtitlesLanguage)
 		if err != nil {
-			if stop, ret := r.fail(ctx, a.URLs[i], err); stop {
+			if stop, ret := r.fail(ctx, idURLs[i], err); stop {
 				return ret
 			}
 		} else {
@@ -129,20 +162,23 @@ func (p *plugin) scrape(ctx context.Context, call *scrapers.Call, a scrapeArgs) 
 		}
 		progress("scraped video " + id)
 	}
-	for _, q := range a.SearchQueries {
+	for _, l := range listings {
 		if ctx.Err() != nil {
 			return stopped(ctx, call)
 		}
-		n, err := p.search(ctx, r, q, a.maxResults, a.DownloadSubtitles, a.SubtitlesLanguage)
+		n, next, err := p.list(ctx, r, l, a.maxResults, cur)
+		if one != nil {
+			call.SetNextCursor(next)
+		}
 		if n > 0 {
 			r.ok++
 		}
 		if err != nil {
-			if stop, ret := r.fail(ctx, searchURL(q), err); stop {
+			if stop, ret := r.fail(ctx, l.source, err); stop {
 				return ret
 			}
 		}
-		progress(fmt.Sprintf("searched %q: %d videos", q, n))
+		progress(fmt.Sprintf("%s: %d videos", l.name, n))
 	}
 	return r.result()
 }
@@ -190,65 +226,39 @@ func isUnavailable(err error) bool {
 	return errors.As(err, &ue)
 }
 
-// search scrapes up to max videos for one query: the results page, then
-// innertube continuations. It returns how many videos it added; an error
-// after some were added ends the query early (they stay).
-func (p *plugin) search(ctx context.Context, r *run, q string, max int, subs bool, lang string) (int, error) {
-	resp, err := p.fetch.Get(ctx, searchURL(q)+"&hl=en")
-	if err != nil {
-		return 0, err
-	}
-	page, cfg, err := parseResultsPage(resp.Body)
-	if err != nil {
-		return 0, &scrapers.SiteError{Site: siteName, URL: searchURL(q), Err: err}
-	}
-	seen := map[string]bool{}
-	added := 0
-	emit := func(videos []Video) int {
-		n := 0
-		for _, v := range videos {
-			if added >= max || ctx.Err() != nil {
-				break
+// searchListing is the listing of one query's results: the results page,
+// then innertube search continuations.
+func (p *plugin) searchListing(q string, r *run, subs bool, lang string) listing {
+	var cfg innertubeConfig
+	return listing{
+		key:    "search " + q,
+		name:   fmt.Sprintf("search %q", q),
+		source: searchURL(q),
+		method: "search",
+		first: func(ctx context.Context) (listPage, innertubeConfig, error) {
+			resp, err := p.fetch.Get(ctx, searchURL(q)+"&hl=en")
+			if err != nil {
+				return listPage{}, innertubeConfig{}, err
 			}
-			if seen[v.ID] {
-				continue
+			page, c, err := parseResultsPage(resp.Body)
+			if err != nil {
+				return listPage{}, innertubeConfig{}, &scrapers.SiteError{Site: siteName, URL: searchURL(q), Err: err}
 			}
-			seen[v.ID] = true
-			added++
-			n++
-			v.SearchQuery, v.Position = q, added
+			cfg = c
+			return listPage{Videos: page.Videos, Continuation: page.Continuation}, c, nil
+		},
+		parse: func(data any) listPage {
+			sp := extractSearch(data)
+			return listPage{Videos: sp.Videos, Continuation: sp.Continuation}
+		},
+		emit: func(ctx context.Context, v Video, pos int) {
+			v.SearchQuery, v.Position = q, pos
 			if subs {
 				p.addSubtitles(ctx, r, &v, cfg, nil, false, lang)
 			}
 			r.call.Add(v)
-		}
-		return n
+		},
 	}
-	emit(page.Videos)
-	token, empty := page.Continuation, 0
-	// Bounded: a page holds about 20 videos; a site that keeps sending
-	// tokens without new videos is not followed for ever.
-	for pages := 0; added < max && token != "" && pages < max/5+5; pages++ {
-		if ctx.Err() != nil {
-			return added, stopped(ctx, r.call)
-		}
-		r.call.Progress(fmt.Sprintf("searching %q: %d of %d videos", q, added, max), added, max)
-		data, err := p.innertube(ctx, cfg, "search", map[string]any{"context": cfg.webContext(), "continuation": token}, nil)
-		if err != nil {
-			return added, err
-		}
-		next := extractSearch(data)
-		if emit(next.Videos) == 0 {
-			if empty++; empty >= 2 {
-				break
-			}
-		}
-		if next.Continuation == token {
-			break
-		}
-		token = next.Continuation
-	}
-	return added, nil
 }
 
 // androidClientVersion is the ANDROID innertube client whose /player answer

@@ -1,11 +1,13 @@
 package youtube
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -28,8 +30,12 @@ type standIn struct {
 	watch map[string]page
 	// results maps a search query to its results page.
 	results map[string]page
-	// search, next and player map a continuation token (or, for player, a
-	// video id) to an innertube answer; unknown ones are 404.
+	// channels maps a channel tab's path (/@gophertalks/videos) to its page;
+	// unknown ones are YouTube's 404 page.
+	channels map[string]page
+	// search, next, browse and player map a continuation token (or, for
+	// player, a video id) to an innertube answer; unknown ones are 404.
+	browse map[string]page
 	search map[string]page
 	next   map[string]page
 	player map[string]page
@@ -52,6 +58,8 @@ type page struct {
 	status int
 	body   []byte
 	delay  time.Duration
+	// location, when set, redirects there (status 301 unless given).
+	location string
 }
 
 // innertubeRequest is what the plugin posts to /youtubei/v1/*.
@@ -71,6 +79,7 @@ type innertubeRequest struct {
 func newStandIn(t testing.TB) *standIn {
 	s := &standIn{
 		t: t, watch: map[string]page{}, results: map[string]page{}, search: map[string]page{},
+		channels: map[string]page{}, browse: map[string]page{},
 		next: map[string]page{}, player: map[string]page{}, timedtext: map[string]page{},
 	}
 	s.srv = httptest.NewServer(s)
@@ -127,6 +136,18 @@ func (s *standIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			p = page{status: 404, body: []byte("no such query in the stand-in")}
 		}
+	case r.Method == http.MethodGet && channelTabRE.MatchString(r.URL.Path):
+		s.log("GET " + r.URL.Path)
+		if c, err := r.Cookie("SOCS"); err != nil || c.Value == "" {
+			s.t.Errorf("channel page requested without the SOCS consent cookie")
+		}
+		s.mu.Lock()
+		p, ok = s.channels[r.URL.Path]
+		s.mu.Unlock()
+		if !ok {
+			// YouTube's answer for a channel that does not exist.
+			p = page{status: 404, body: []byte(`<!DOCTYPE html><html lang="en"><head><title>404 Not Found</title></head><body><p>This page isn't available. Sorry about that.</p></body></html>`)}
+		}
 	case r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/youtubei/v1/"):
 		method := strings.TrimPrefix(r.URL.Path, "/youtubei/v1/")
 		b, _ := io.ReadAll(r.Body)
@@ -150,6 +171,8 @@ func (s *standIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			m = s.search
 		case "next":
 			m = s.next
+		case "browse":
+			m = s.browse
 		case "player":
 			m, key = s.player, req.VideoID
 		}
@@ -179,8 +202,20 @@ func (s *standIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case <-time.After(p.delay):
 		}
 	}
+	if p.location != "" {
+		http.Redirect(w, r, p.location, cmp.Or(p.status, http.StatusMovedPermanently))
+		return
+	}
 	if p.status == 0 {
 		p.status = http.StatusOK
+	}
+	switch {
+	case strings.HasPrefix(r.URL.Path, "/youtubei/"):
+		w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+	case r.URL.Path == "/api/timedtext":
+		w.Header().Set("Content-Type", "text/xml; charset=UTF-8")
+	default:
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	}
 	w.WriteHeader(p.status)
 	w.Write(p.body)
@@ -252,5 +287,33 @@ func playerWithCaptions(id string, tracks ...string) []byte {
 		"videoDetails":      map[string]any{"videoId": id},
 		"captions":          map[string]any{"playerCaptionsTracklistRenderer": map[string]any{"captionTracks": list}},
 	})
+	return b
+}
+
+// channelTabRE matches the paths of channel tabs the plugin asks for.
+var channelTabRE = regexp.MustCompile(`^/(?:@[^/]+|channel/[^/]+|c/[^/]+|user/[^/]+)/(?:videos|streams)$`)
+
+// genBrowsePage makes an innertube browse continuation answer of a channel's
+// Videos tab holding n videos (ids Chn<page>_<n>) and, when next is set, a
+// continuation token, as YouTube answers one: richItemRenderer cards in an
+// appendContinuationItemsAction aimed at the tab's grid.
+func genBrowsePage(pageNo, n int, next string) []byte {
+	var items []any
+	for i := 0; i < n; i++ {
+		id := fmt.Sprintf("Chn%02d_%05d", pageNo, i)
+		items = append(items, map[string]any{"richItemRenderer": map[string]any{"content": map[string]any{"videoRenderer": map[string]any{
+			"videoId": id, "title": map[string]any{"runs": []any{map[string]any{"text": "Channel video " + id}}},
+			"thumbnail":         map[string]any{"thumbnails": []any{map[string]any{"url": "https://i.ytimg.com/vi/" + id + "/hqdefault.jpg", "width": 336, "height": 188}}},
+			"publishedTimeText": map[string]any{"simpleText": fmt.Sprintf("%d months ago", pageNo)},
+			"lengthText":        map[string]any{"simpleText": "10:00"}, "viewCountText": map[string]any{"simpleText": fmt.Sprintf("%d views", 1000+i)},
+		}}, "trackingParams": "tp"}})
+	}
+	if next != "" {
+		items = append(items, map[string]any{"continuationItemRenderer": map[string]any{
+			"trigger":              "CONTINUATION_TRIGGER_ON_ITEM_SHOWN",
+			"continuationEndpoint": map[string]any{"continuationCommand": map[string]any{"token": next, "request": "CONTINUATION_REQUEST_TYPE_BROWSE"}}}})
+	}
+	b, _ := json.Marshal(map[string]any{"responseContext": map[string]any{}, "trackingParams": "tp", "onResponseReceivedActions": []any{
+		map[string]any{"clickTrackingParams": "ctp", "appendContinuationItemsAction": map[string]any{"continuationItems": items, "targetId": "browse-feedUCgophertalks00000000001videos"}}}})
 	return b
 }

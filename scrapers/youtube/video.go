@@ -59,8 +59,12 @@ type Video struct {
 	PlayabilityReason string `json:"playability_reason,omitempty"`
 
 	// SearchQuery and Position are set on search results: the query and the
-	// 1-based rank in its results.
+	// 1-based rank in its results (going on across pages read with a
+	// cursor). Source and Position are set on a channel's videos: the
+	// channel tab listed (https://www.youtube.com/@handle/videos) and the
+	// video's place in it, newest first.
 	SearchQuery string `json:"search_query,omitempty"`
+	Source      string `json:"source,omitempty"`
 	Position    int    `json:"position,omitempty"`
 
 	// Subtitles are set when download_subtitles asked for them and a track
