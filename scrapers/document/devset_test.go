@@ -108,5 +108,15 @@ func infoField(info, field string) string {
 }
 
 func itoaTest(n int) string {
-	return strings.TrimSpace(strings.Repeat(" ", 0) + func() string { s := []byte{}; if n == 0 { return "0" }; for n > 0 { s = append([]byte{byte('0' + n%10)}, s...); n /= 10 }; return string(s) }())
+	return strings.TrimSpace(strings.Repeat(" ", 0) + func() string {
+		s := []byte{}
+		if n == 0 {
+			return "0"
+		}
+		for n > 0 {
+			s = append([]byte{byte('0' + n%10)}, s...)
+			n /= 10
+		}
+		return string(s)
+	}())
 }

@@ -81,7 +81,7 @@ func looksLikeEntity(s string) bool {
 // quotes, list markers, thematic breaks, setext underlines, fences, indented
 // code, tables' pipes).
 func escapeLine(s string) string {
-	s = strings.TrimLeft(s, " \t") // four spaces would be code
+	s = strings.TrimLeft(s, " \t")  // four spaces would be code
 	s = strings.TrimRight(s, " \t") // two spaces at the end would be a hard break
 	s = escapeInline(s)
 	if s == "" {

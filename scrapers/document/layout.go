@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -162,27 +163,36 @@ func sameBlock(a, b textLine) bool {
 }
 
 func classify(bl *block, body float64, levels map[float64]int) {
-	if bl.kind == listItem {
-		return
-	}
 	first := bl.lines[0]
 	text := joinText(bl.lines)
 	n := utf8.RuneCountInString(text)
-	if len(bl.lines) > 3 || n > 200 || n < 2 || !first.placed || body <= 0 {
+	if len(bl.lines) > 3 || n > 200 || n < 2 || !first.placed || body <= 0 || !hasLetter(text) {
 		return
 	}
-	if lvl, ok := levels[roundSize(first.size)]; ok {
+	if lvl, ok := levels[roundSize(first.size)]; ok && !bulletRe.MatchString(text) {
 		bl.kind, bl.level = heading, lvl
 		return
 	}
-	if first.bold && len(bl.lines) <= 2 && n <= 100 && math.Abs(first.size-body) <= 0.15*body && !strings.HasSuffix(text, ".") && hasLetter(text) {
+	// A short line wholly in bold at the body's size, alone in its block:
+	// a run-in section title ("1. Introduction", "Abstract").
+	if allBold(bl.lines) && len(bl.lines) <= 2 && n <= 100 && math.Abs(first.size-body) <= 0.15*body &&
+		!strings.HasSuffix(text, ".") && !strings.HasSuffix(text, ",") && !bulletRe.MatchString(text) {
 		bl.kind, bl.level = heading, min(len(levels)+1, 4)
 	}
 }
 
+func allBold(lines []textLine) bool {
+	for _, l := range lines {
+		if !l.bold {
+			return false
+		}
+	}
+	return true
+}
+
 func hasLetter(s string) bool {
 	for _, r := range s {
-		if r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r > 0x7f {
+		if unicode.IsLetter(r) {
 			return true
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -82,7 +83,9 @@ func readPDF(ctx context.Context, inst pdfium.Pdfium, body []byte, o Options) (*
 		return nil, &Error{Kind: PDF, Reason: ErrDamaged, Detail: "it has no pages"}
 	}
 	info := pdfInfo(inst, doc.Document)
-	d.Author = info.author
+	if !junkAuthor.MatchString(info.author) {
+		d.Author = info.author
+	}
 
 	var (
 		pages     []pageLines
@@ -129,9 +132,11 @@ func readPDF(ctx context.Context, inst pdfium.Pdfium, body []byte, o Options) (*
 	if t := usableTitle(info.title); t != "" {
 		d.Title = t
 	}
+	// The document's /Lang, unless its text is surely in another language
+	// (a word processor's default left in an Arabic essay).
 	d.Language = languageTag(info.lang)
-	if d.Language == "" {
-		d.Language = detectLanguage(lay.markdown)
+	if found := detectLanguage(lay.markdown); found != "" && !strings.EqualFold(primaryTag(d.Language), found) {
+		d.Language = found
 	}
 	d.Links = links.list
 	switch {
@@ -176,6 +181,16 @@ func cleanMeta(s string) string {
 // document: "Binder1.pdf", "10811.exe", "Microsoft Word - report.docx".
 var junkTitle = regexp.MustCompile(`(?i)(\.(pdf|docx?|exe|tmp|tex|dvi|indd|qxd|rtf|xlsx?|pptx?|odt|ps)$)|^(microsoft (word|powerpoint|excel) - |untitled\b|title$|document\d*$|slide \d+$)`)
 
+// junkAuthor matches info Authors that name an account, not a person.
+var junkAuthor = regexp.MustCompile(`(?i)^(administrator|admin|user|owner|unknown|author|default|windows user|microsoft office user|pc|\S+@\S+\.local)?$`)
+
+func primaryTag(tag string) string {
+	if i := strings.IndexByte(tag, '-'); i >= 0 {
+		return tag[:i]
+	}
+	return tag
+}
+
 // usableTitle is an info Title a reader would call the title, or "".
 func usableTitle(t string) string {
 	if t == "" || junkTitle.MatchString(t) || utf8.RuneCountInString(t) < 3 {
@@ -193,16 +208,16 @@ type pageLines struct {
 
 // textLine is one line of a page's text and where it sits.
 type textLine struct {
-	text                       string
-	left, right, top, bottom   float64
-	size                       float64 // type size in points (0: unknown)
-	bold                       bool
-	placed                     bool // the geometry is known
+	text              string
+	left, top, bottom float64 // the first character's box, in points (y grows upwards)
+	size              float64 // type size in points (0: unknown)
+	bold              bool
+	placed            bool // the geometry is known
 }
 
 // readPage reads one page's text and, for each line, its box, type size and
-// weight (from its first and last characters: a few calls a line, not one
-// per character).
+// weight (from its first character: a few calls a line, not one per
+// character).
 func readPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, index int, links *linkSet) (pageLines, error) {
 	pl := pageLines{number: index + 1}
 	page, err := inst.FPDF_LoadPage(&requests.FPDF_LoadPage{Document: doc, Index: index})
@@ -269,21 +284,48 @@ func fillGeometry(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, first, last i
 	if err != nil {
 		return
 	}
-	b := a
-	if last != first {
-		if b, err = inst.FPDFText_GetCharBox(&requests.FPDFText_GetCharBox{TextPage: tp, Index: last}); err != nil {
-			return
-		}
-	}
 	ln.placed = true
-	ln.left, ln.right = min(a.Left, b.Left), max(a.Right, b.Right)
-	ln.top, ln.bottom = max(a.Top, b.Top), min(a.Bottom, b.Bottom)
+	ln.left, ln.top, ln.bottom = a.Left, a.Top, a.Bottom
 	if fs, err := inst.FPDFText_GetFontSize(&requests.FPDFText_GetFontSize{TextPage: tp, Index: first}); err == nil {
 		ln.size = fs.FontSize
+		// The size as set (Tf) times the text's vertical scale: many
+		// producers set 1-point type and scale it with the matrix.
+		if m, err := inst.FPDFText_GetMatrix(&requests.FPDFText_GetMatrix{TextPage: tp, Index: first}); err == nil {
+			if s := math.Hypot(float64(m.Matrix.C), float64(m.Matrix.D)); s > 0 && !math.IsInf(s, 0) && !math.IsNaN(s) {
+				ln.size *= s
+			}
+		}
 	}
-	w1, err1 := inst.FPDFText_GetFontWeight(&requests.FPDFText_GetFontWeight{TextPage: tp, Index: first})
-	w2, err2 := inst.FPDFText_GetFontWeight(&requests.FPDFText_GetFontWeight{TextPage: tp, Index: last})
-	ln.bold = err1 == nil && err2 == nil && w1.FontWeight >= 600 && w2.FontWeight >= 600
+	if last-first > 150 { // too long for a heading: its weight does not matter
+		return
+	}
+	ln.bold = boldAt(inst, tp, first) && (last == first || boldAt(inst, tp, last))
+}
+
+// boldAt says whether character i is set in a bold font: by its weight, or,
+// as many fonts declare none, by the font's name (Times-Bold, CMBX10,
+// NimbusRomNo9L-Medi, Arial-BoldMT) or its ForceBold flag.
+func boldAt(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, i int) bool {
+	if w, err := inst.FPDFText_GetFontWeight(&requests.FPDFText_GetFontWeight{TextPage: tp, Index: i}); err == nil && w.FontWeight >= 600 {
+		return true
+	}
+	fi, err := inst.FPDFText_GetFontInfo(&requests.FPDFText_GetFontInfo{TextPage: tp, Index: i})
+	return err == nil && (boldFontName(fi.FontName) || fi.Flags&(1<<18) != 0)
+}
+
+// boldFontName: Times-Bold, Arial-BoldMT, CMBX10, NimbusRomNo9L-Medi,
+// Foo-Semibold, Foo-Black, Foo-Heavy, Foo-Bd.
+func boldFontName(name string) bool {
+	if i := strings.IndexByte(name, '+'); i == 6 { // a subset's prefix: ABCDEF+
+		name = name[i+1:]
+	}
+	n := strings.ToLower(name)
+	for _, s := range []string{"bold", "black", "heavy", "demi", "-medi", ",medi"} {
+		if strings.Contains(n, s) {
+			return true
+		}
+	}
+	return strings.HasPrefix(n, "cmbx") || strings.HasSuffix(n, "-bd") || strings.HasSuffix(n, "-sb")
 }
 
 func pageLinks(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, links *linkSet) {

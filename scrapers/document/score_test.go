@@ -11,10 +11,10 @@ import (
 // (Python's: letters, digits, underscore), lower-cased; F1 of the overlap.
 
 var (
-	htmlComment  = regexp.MustCompile(`(?s)<!--.*?-->`)
-	mdLink       = regexp.MustCompile(`\[((?:\\.|[^\]\\])*)\]\([^)\s]*\)`)
-	tableRule    = regexp.MustCompile(`(?m)^\|(?: *:?-+:? *\|)+ *$`)
-	mdEscape     = regexp.MustCompile(`\\([!-/:-@\[-` + "`" + `{-~])`)
+	htmlComment = regexp.MustCompile(`(?s)<!--.*?-->`)
+	mdLink      = regexp.MustCompile(`\[((?:\\.|[^\]\\])*)\]\([^)\s]*\)`)
+	tableRule   = regexp.MustCompile(`(?m)^\|(?: *:?-+:? *\|)+ *$`)
+	mdEscape    = regexp.MustCompile(`\\([!-/:-@\[-` + "`" + `{-~])`)
 )
 
 // markdownText reads Markdown as text the way a CommonMark reader would for

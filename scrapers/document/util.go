@@ -40,7 +40,9 @@ type linkSet struct {
 	list []string
 }
 
-func newLinkSet(max int) *linkSet { return &linkSet{max: max, seen: map[string]bool{}, list: []string{}} }
+func newLinkSet(max int) *linkSet {
+	return &linkSet{max: max, seen: map[string]bool{}, list: []string{}}
+}
 
 func (s *linkSet) full() bool { return len(s.list) >= s.max }
 
