@@ -114,15 +114,26 @@ type commentsArgs struct {
 	URLs        []string `json:"urls,omitempty" jsonschema:"TikTok video URLs (https://www.tiktok.com/@user/video/123), at most 20"`
 	VideoIDs    []string `json:"video_ids,omitempty" jsonschema:"TikTok video ids (the digits of /video/<id>), at most 20"`
 	MaxComments *int     `json:"max_comments,omitempty" jsonschema:"comments to return per video (1-500, default 20)"`
+	Cursor      string   `json:"cursor,omitempty" jsonschema:"continue a video's comments where a previous answer stopped: its next_cursor, as it was (alone, or with that one video)"`
 
 	maxComments int
 	videos      []videoRef
+	at          position
 }
 
 // videoRef is a video the comments tool reads.
 type videoRef struct {
-	id  string
-	url string // its page, https://www.tiktok.com/@user/video/<id> when known
+	id     string
+	url    string // its page, https://www.tiktok.com/@user/video/<id> when known
+	author string // the author's username, when known
+}
+
+// videoPageURL is a video's page: by its author when known, else its embed.
+func videoPageURL(id, author string) string {
+	if author != "" {
+		return "https://www.tiktok.com/@" + author + "/video/" + id
+	}
+	return "https://www.tiktok.com/embed/v2/" + id
 }
 
 var (
@@ -138,7 +149,7 @@ func (a *commentsArgs) Validate() error {
 	if err := scrapers.ListLen("video_ids", a.VideoIDs, 0, maxSources); err != nil {
 		return err
 	}
-	if len(a.URLs)+len(a.VideoIDs) == 0 {
+	if len(a.URLs)+len(a.VideoIDs) == 0 && a.Cursor == "" {
 		return scrapers.Argf("urls", "give at least one of urls or video_ids")
 	}
 	n, err := scrapers.IntArg("max_comments", a.MaxComments, 1, maxMaxComments, defaultMaxComments)
@@ -159,78 +170,105 @@ func (a *commentsArgs) Validate() error {
 		if m == nil {
 			return scrapers.Argf("urls", "entry %d (%q) is not a TikTok video URL (https://www.tiktok.com/@user/video/<id>)", i, raw)
 		}
-		a.videos = append(a.videos, videoRef{id: m[2], url: "https://www.tiktok.com/@" + m[1] + "/video/" + m[2]})
+		a.videos = append(a.videos, videoRef{id: m[2], url: videoPageURL(m[2], m[1]), author: m[1]})
 	}
 	for i, id := range a.VideoIDs {
 		id = strings.TrimSpace(id)
 		if !videoIDRE.MatchString(id) {
 			return scrapers.Argf("video_ids", "entry %d (%q) is not a TikTok video id (5 to 25 digits)", i, id)
 		}
-		a.videos = append(a.videos, videoRef{id: id, url: "https://www.tiktok.com/embed/v2/" + id})
+		a.videos = append(a.videos, videoRef{id: id, url: videoPageURL(id, "")})
 	}
+	if a.Cursor == "" {
+		return nil
+	}
+	c, err := parseCursor(a.Cursor)
+	if err != nil {
+		return scrapers.Argf("cursor", "%v", err)
+	}
+	if c.Kind != cursorComments {
+		return scrapers.Argf("cursor", "continues %s; give it to the scrape tool", c.label())
+	}
+	if len(a.videos) > 1 || len(a.videos) == 1 && a.videos[0].id != c.Key {
+		return scrapers.Argf("cursor", "continues %s, so give it alone or with that one video", c.label())
+	}
+	a.videos = []videoRef{{id: c.Key, url: videoPageURL(c.Key, c.ID), author: c.ID}}
+	a.at = position{After: c.After, Skip: c.Skip}
 	return nil
 }
 
 func commentsSchema(s *jsonschema.Schema) {
 	scrapers.ListMax(s, maxSources, "urls", "video_ids")
 	scrapers.IntRange(s, "max_comments", 1, maxMaxComments, defaultMaxComments)
+	cursorSchema(s)
 }
 
-// maxCommentPages bounds the requests for one video's comments.
-const maxCommentPages = maxMaxComments/commentPageSize + 5
-
 // comments runs the comments tool: each video's comments in turn, paged
-// with cursor up to max_comments.
+// with cursor up to max_comments. With one video, next_cursor continues
+// its comments.
 func (s *scraper) comments(ctx context.Context, call *scrapers.Call, a commentsArgs) error {
+	var next *listCursor
 	srcs := make([]scrapers.Source, len(a.videos))
 	for i, v := range a.videos {
 		srcs[i] = scrapers.Source{URL: v.url, Read: func(ctx context.Context, r *scrapers.SerialJob) error {
-			return s.videoComments(ctx, r, v, a.maxComments)
+			c, err := s.videoComments(ctx, r, v, a.at, a.maxComments)
+			if len(a.videos) == 1 {
+				next = c
+			}
+			return err
 		}}
 	}
-	return scrapers.NewSerialJob(call, site.Name).Run(ctx, srcs)
+	err := scrapers.NewSerialJob(call, site.Name).Run(ctx, srcs)
+	if next != nil {
+		call.SetMeta("next_cursor", next.String())
+	}
+	return err
 }
 
-func (s *scraper) videoComments(ctx context.Context, r *scrapers.SerialJob, v videoRef, max int) error {
+func (s *scraper) videoComments(ctx context.Context, r *scrapers.SerialJob, v videoRef, at position, max int) (*listCursor, error) {
 	seen := map[string]bool{}
-	have, cursor := 0, "0"
-	for page := 0; page < maxCommentPages && have < max; page++ {
-		if ctx.Err() != nil {
-			return scrapers.ContextError(ctx)
+	have, next, err := walk(ctx, max, at, nil, commentPageSize, func(ctx context.Context, cursor string, n int) (*pageOf[Comment], error) {
+		if cursor == "" {
+			cursor = "0"
 		}
 		q := url.Values{"aid": {"1988"}, "app_name": {"tiktok_web"}, "device_platform": {"web_pc"}, "aweme_id": {v.id},
-			"count": {strconv.Itoa(min(commentPageSize, max-have))}, "cursor": {cursor}}
+			"count": {strconv.Itoa(n)}, "cursor": {cursor}}
 		req := &scrapers.Request{URL: "https://www.tiktok.com" + commentListPath + "?" + q.Encode(), Header: http.Header{"Referer": {v.url}, "Accept": {"application/json, text/plain, */*"}}}
 		resp, err := s.f.Do(ctx, req)
-		var pg *commentPage
-		if err == nil {
-			pg, err = parseComments(resp.Body, v.id, v.url)
-		}
 		if err != nil {
-			if ctx.Err() != nil || have == 0 {
-				return r.RateLimited(err)
-			}
-			if be := r.RateLimited(err); isBlock(be) {
-				return be
-			}
-			r.Call().MarkPartial(fmt.Sprintf("the comments of %s stopped at %d of %d: %v", v.url, have, max, err))
-			return nil
+			return nil, err
 		}
-		fresh := 0
-		for _, c := range pg.Comments {
-			if have < max && !seen[c.CommentID] {
-				seen[c.CommentID] = true
-				r.Add(c)
-				have, fresh = have+1, fresh+1
-			}
+		pg, err := parseComments(resp.Body, v.id, v.url)
+		if err != nil {
+			return nil, err
 		}
-		r.Call().Progress(fmt.Sprintf("listed %d comments of %s", have, v.url), have, max)
-		if !pg.HasMore || fresh == 0 || pg.Cursor == "" || pg.Cursor == cursor {
-			return nil
+		return &pageOf[Comment]{Items: pg.Comments, Cursor: pg.Cursor, More: pg.HasMore}, nil
+	}, func(c Comment) bool {
+		if seen[c.CommentID] {
+			return false
 		}
-		cursor = pg.Cursor
+		seen[c.CommentID] = true
+		r.Add(c)
+		r.Call().Progress(fmt.Sprintf("listed %d comments of %s", len(seen), v.url), len(seen), max)
+		return true
+	})
+	var nc *listCursor
+	if next != nil {
+		nc = &listCursor{Kind: cursorComments, Key: v.id, ID: v.author, After: next.After, Skip: next.Skip}
 	}
-	return nil
+	if err != nil {
+		if ctx.Err() != nil {
+			return nc, scrapers.ContextError(ctx)
+		}
+		if have == 0 {
+			return nc, r.RateLimited(err)
+		}
+		if be := r.RateLimited(err); isBlock(be) {
+			return nc, be
+		}
+		r.Call().MarkPartial(fmt.Sprintf("the comments of %s stopped at %d of %d: %v", v.url, have, max, err))
+	}
+	return nc, nil
 }
 
 func isBlock(err error) bool {

@@ -28,10 +28,21 @@ type Video struct {
 	Language    string     `json:"language,omitempty"`
 	Location    string     `json:"location_created,omitempty"`
 	IsAd        bool       `json:"is_ad,omitempty"`
-	// Source is the profile, hashtag or search page the video was listed
-	// on; SearchQuery the keywords of a search.
+	// Source is the profile, hashtag, search or feed page the video was
+	// listed on; SearchQuery the keywords of a search.
 	Source      string `json:"source,omitempty"`
 	SearchQuery string `json:"search_query,omitempty"`
+	// ListedVia says how a listed video was read: "page data" (the
+	// profile page's embedded data), "api" (an item list or search
+	// answer) or "rendered page" (a card of the profile page rendered in
+	// the host's browser, which shows the id, description, cover and play
+	// count only).
+	ListedVia string `json:"listed_via,omitempty"`
+	// StatsRounded is set when a count is as the page writes it (1.2M).
+	StatsRounded bool `json:"stats_rounded,omitempty"`
+	// Pinned is set for a video its author pinned to the top of the
+	// profile (rendered cards say so).
+	Pinned bool `json:"pinned,omitempty"`
 }
 
 // Author is a video's author.

@@ -130,23 +130,23 @@ func (s search) source() string {
 	return "https://www.tiktok.com" + path + "?" + url.Values{"q": {s.query}}.Encode()
 }
 
-// searchFor pages through one keyword search until maxItems results are
-// added, the results end, or TikTok stops answering. A first page refused
-// for want of a signature fails the source, saying so; a later one makes
-// the result partial.
-func (s *scraper) searchFor(ctx context.Context, r *scrapers.SerialJob, q search, maxItems int) error {
-	path, what := videoSearchPath, "videos"
+// searchFor pages through one keyword search from at until maxItems
+// results are added, the results end, or TikTok stops answering, and
+// returns the cursor that continues it. A first page refused for want of a
+// signature fails the source, saying so; a later one makes the result
+// partial.
+func (s *scraper) searchFor(ctx context.Context, r *scrapers.SerialJob, q search, at position, maxItems int) (*listCursor, error) {
+	path, what, kind := videoSearchPath, "videos", cursorSearchVideo
 	if q.users {
-		path, what = userSearchPath, "users"
+		path, what, kind = userSearchPath, "users", cursorSearchUser
 	}
 	seen := map[string]bool{}
-	have, cursor := 0, "0"
-	for page := 0; page < maxSearchPages && have < maxItems; page++ {
-		if ctx.Err() != nil {
-			return scrapers.ContextError(ctx)
+	have, next, err := walk(ctx, maxItems, at, nil, searchPageSize, func(ctx context.Context, cursor string, n int) (*pageOf[any], error) {
+		if cursor == "" {
+			cursor = "0"
 		}
 		v := url.Values{"aid": {"1988"}, "app_name": {"tiktok_web"}, "device_platform": {"web_pc"}, "keyword": {q.query},
-			"count": {strconv.Itoa(searchPageSize)}, "search_source": {"normal_search"}}
+			"count": {strconv.Itoa(n)}, "search_source": {"normal_search"}}
 		if q.users {
 			v.Set("cursor", cursor)
 		} else {
@@ -154,40 +154,54 @@ func (s *scraper) searchFor(ctx context.Context, r *scrapers.SerialJob, q search
 		}
 		req := &scrapers.Request{URL: "https://www.tiktok.com" + path + "?" + v.Encode(), Header: http.Header{"Referer": {q.source()}, "Accept": {"application/json, text/plain, */*"}}}
 		resp, err := s.f.Do(ctx, req)
-		var pg *searchPage
-		if err == nil {
-			pg, err = parseSearch(resp.Body, q.users)
-		}
 		if err != nil {
-			var be *scrapers.BlockedError
-			if ctx.Err() != nil || have == 0 || errors.As(r.RateLimited(err), &be) {
-				return r.RateLimited(err)
-			}
-			r.Call().MarkPartial(fmt.Sprintf("the search %s gave %d of %d %s: %v", q.source(), have, maxItems, what, err))
-			return nil
+			return nil, err
 		}
-		fresh := 0
+		pg, err := parseSearch(resp.Body, q.users)
+		if err != nil {
+			return nil, err
+		}
+		out := &pageOf[any]{Cursor: pg.Cursor, More: pg.HasMore}
 		for _, vid := range pg.Videos {
-			if have < maxItems && !seen[vid.ID] {
-				seen[vid.ID] = true
-				vid.Source, vid.SearchQuery = q.source(), q.query
-				r.Add(vid)
-				have, fresh = have+1, fresh+1
-			}
+			out.Items = append(out.Items, vid)
 		}
 		for _, p := range pg.Profiles {
-			if have < maxItems && !seen[p.UniqueID] {
-				seen[p.UniqueID] = true
-				p.Source, p.SearchQuery = q.source(), q.query
-				r.Add(p)
-				have, fresh = have+1, fresh+1
+			out.Items = append(out.Items, p)
+		}
+		return out, nil
+	}, func(it any) bool {
+		switch x := it.(type) {
+		case Video:
+			if seen[x.ID] {
+				return false
 			}
+			seen[x.ID] = true
+			x.Source, x.SearchQuery, x.ListedVia = q.source(), q.query, listedViaAPI
+			r.Add(x)
+		case Profile:
+			if seen[x.UniqueID] {
+				return false
+			}
+			seen[x.UniqueID] = true
+			x.Source, x.SearchQuery = q.source(), q.query
+			r.Add(x)
 		}
-		r.Call().Progress(fmt.Sprintf("found %d %s for %q", have, what, q.query), have, maxItems)
-		if !pg.HasMore || fresh == 0 || pg.Cursor == "" || pg.Cursor == cursor {
-			return nil
-		}
-		cursor = pg.Cursor
+		r.Call().Progress(fmt.Sprintf("found %d %s for %q", len(seen), what, q.query), len(seen), maxItems)
+		return true
+	})
+	var nc *listCursor
+	if next != nil {
+		nc = &listCursor{Kind: kind, Key: q.query, After: next.After, Skip: next.Skip}
 	}
-	return nil
+	if err != nil {
+		var be *scrapers.BlockedError
+		if ctx.Err() != nil || have == 0 || errors.As(r.RateLimited(err), &be) {
+			if ctx.Err() != nil {
+				return nc, scrapers.ContextError(ctx)
+			}
+			return nc, r.RateLimited(err)
+		}
+		r.Call().MarkPartial(fmt.Sprintf("the search %s gave %d of %d %s: %v", q.source(), have, maxItems, what, err))
+	}
+	return nc, nil
 }

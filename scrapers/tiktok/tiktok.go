@@ -1,10 +1,14 @@
 // Package tiktok is SurfSense's TikTok plugin. scrape reads video pages,
 // profiles and hashtags from the data TikTok embeds in its pages (the
 // __UNIVERSAL_DATA_FOR_REHYDRATION__ script) and from its item_list API,
-// and keyword searches of videos and users from its search API; comments
-// lists a video's comments from its comment list API. Where an endpoint
-// answers only requests its web client's scripts have signed (X-Bogus,
-// msToken), the result says so, naming the endpoint.
+// keyword searches of videos and users from its search API, and the
+// trending (For You) feed from its recommend item list; comments lists a
+// video's comments from its comment list API. Where an endpoint answers
+// only requests its web client's scripts have signed (X-Bogus, msToken),
+// the result says so, naming the endpoint; a profile's videos are then read
+// from the profile page rendered in a browser (scrapers/render), when the
+// host has one. Every listing returns next_cursor, which the tool takes
+// back as cursor to continue.
 //
 // TIKTOK_BASE_URL points every request (tiktok.com, www., m. and vm.tiktok.com)
 // at another origin, keeping path and query.
@@ -13,7 +17,10 @@ package tiktok
 import (
 	"fmt"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/surfsense/pluginhost/scrapers"
+	"github.com/surfsense/pluginhost/scrapers/render"
 )
 
 // ID is the plugin's id.
@@ -28,27 +35,57 @@ var site = scrapers.Site{
 	DetectBlock: detectBlock,
 }
 
-const scrapeDescription = `Scrape TikTok: videos (description, author, play/like/comment/share/save counts, music, hashtags, duration, cover), profiles (bio, followers, likes, videos) with their latest videos, and hashtags with their videos.
-Give video, profile, hashtag, search or short-link URLs in urls, usernames in profiles, hashtag names in hashtags, keywords in search_queries (videos, or users with search_type users); at least one, each list at most 20. max_items caps the videos per profile or hashtag and the results per search. TikTok's search answers only requests signed by its web client's scripts; when it refuses, the result says so for that search. Every item names its page in "url" and its kind in "type" (video, profile, hashtag).`
+const scrapeDescription = `Scrape TikTok: videos (description, author, play/like/comment/share/save counts, music, hashtags, duration, cover), profiles (bio, followers, likes, videos) with their latest videos, hashtags with their videos, keyword searches, and the trending (For You) feed.
+Give video, profile, hashtag, search or short-link URLs in urls, usernames in profiles, hashtag names in hashtags, keywords in search_queries (videos, or users with search_type users), trending true for the feed; at least one, each list at most 20. max_items caps the videos per profile, hashtag or feed and the results per search. With one listing, next_cursor continues it: give it back as cursor. TikTok's item lists, search and feed answer only requests signed by its web client's scripts; when one refuses, the result says so, and a profile's videos are then read from its page rendered in the host's browser when the host has one (listed_via says how each video was read). Every item names its page in "url" and its kind in "type" (video, profile, hashtag).`
 
 const commentsDescription = `List the comments of TikTok videos: text, author, likes, reply_count, created_at, language, whether the author pinned or liked it, from TikTok's web API.
-Give video URLs in urls or video ids in video_ids (at least one, at most 20 each); max_comments caps the comments per video (1-500, default 20). Every comment names its video in "url".`
+Give video URLs in urls or video ids in video_ids (at least one, at most 20 each); max_comments caps the comments per video (1-500, default 20). With one video, next_cursor continues its comments: give it back as cursor. Every comment names its video in "url".`
 
-// New builds the TikTok plugin.
+// New builds the TikTok plugin. With RENDERER_URL or CHROMIUM_BIN it keeps
+// a renderer of its own (its browser starts at the first profile it
+// renders) to read a profile's videos from the rendered page.
 func New(env scrapers.Env) (scrapers.Plugin, error) {
 	f, err := scrapers.NewFetcher(env, site)
 	if err != nil {
 		return scrapers.Plugin{}, fmt.Errorf("tiktok: %w", err)
 	}
 	s := &scraper{f: f}
-	return scrapers.Plugin{
+	rc, ok, err := render.FromEnv(env, ID)
+	if err != nil {
+		return scrapers.Plugin{}, fmt.Errorf("tiktok's renderer: %w", err)
+	}
+	var r *render.Renderer
+	if ok {
+		if env.PageTimeout > 0 {
+			rc.PageTimeout = env.PageTimeout
+		}
+		if r, err = render.New(rc); err != nil {
+			return scrapers.Plugin{}, fmt.Errorf("tiktok's renderer: %w", err)
+		}
+		s.renderer = r
+	}
+	cursor := &jsonschema.Schema{Type: "string", Description: "continues the call's one listing (the tool's cursor argument); absent when TikTok has no more"}
+	p := scrapers.Plugin{
 		ID:   ID,
 		Name: "TikTok",
 		Tools: []scrapers.Tool{
 			scrapers.NewTool("scrape", "Scrape TikTok", scrapeDescription, scrapeSchema, s.scrape).
-				WithItems(scrapers.AnyItem(scrapers.ItemSchema[Video](), scrapers.ItemSchema[Profile](), scrapers.ItemSchema[Hashtag]())),
+				WithItems(scrapers.AnyItem(scrapers.ItemSchema[Video](), scrapers.ItemSchema[Profile](), scrapers.ItemSchema[Hashtag]())).
+				WithMeta("next_cursor", cursor),
 			scrapers.NewTool("comments", "TikTok comments", commentsDescription, commentsSchema, s.comments).
-				WithItems(scrapers.ItemSchema[Comment]()),
+				WithItems(scrapers.ItemSchema[Comment]()).
+				WithMeta("next_cursor", cursor),
 		},
-	}, nil
+		Vars: render.Vars,
+		Status: func() (string, string) {
+			if r == nil {
+				return "tiktok renderer", "not configured (set RENDERER_URL or CHROMIUM_BIN to read a profile's videos from its rendered page when TikTok's item list refuses unsigned requests)"
+			}
+			return "tiktok renderer", r.Status()
+		},
+	}
+	if r != nil {
+		p.Close = r.Close
+	}
+	return p, nil
 }
