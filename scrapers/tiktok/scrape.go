@@ -55,12 +55,16 @@ func (s *scraper) scrape(ctx context.Context, call *scrapers.Call, a scrapeArgs)
 	for _, p := range a.profiles {
 		listings++
 		u := "https://www.tiktok.com/@" + url.PathEscape(p)
-		add(u, func(ctx context.Context, r *scrapers.SerialJob) (*listCursor, error) { return s.source(ctx, r, u, a.maxItems) })
+		add(u, func(ctx context.Context, r *scrapers.SerialJob) (*listCursor, error) {
+			return s.source(ctx, r, u, a.maxItems)
+		})
 	}
 	for _, h := range a.hashtags {
 		listings++
 		u := "https://www.tiktok.com/tag/" + url.PathEscape(h)
-		add(u, func(ctx context.Context, r *scrapers.SerialJob) (*listCursor, error) { return s.source(ctx, r, u, a.maxItems) })
+		add(u, func(ctx context.Context, r *scrapers.SerialJob) (*listCursor, error) {
+			return s.source(ctx, r, u, a.maxItems)
+		})
 	}
 	for _, q := range a.searches {
 		listings++
