@@ -400,6 +400,7 @@ func (h *Host) readMessage(next http.Handler) http.Handler {
 			if msg != nil {
 				id = msg.ID
 			}
+			perr.Status = statusFor(r.Header.Get("MCP-Protocol-Version"), perr.Code, perr.Status)
 			h.refuseRPC(w, id, perr)
 			return
 		}

@@ -62,8 +62,21 @@ func sdkLogger(l *slog.Logger) *slog.Logger {
 	return slog.New(demoteInfo{l.Handler()})
 }
 
-// demoteInfo is a slog.Handler that writes info records at debug.
+// demoteInfo is a slog.Handler that writes info records at debug, and the
+// SDK's errors that a client causes at will (clientMistakes) at debug too:
+// the request's own line already says how it was answered.
 type demoteInfo struct{ slog.Handler }
+
+// clientMistakes are the SDK's ERROR messages a client's request causes
+// (a method 2026-07-28 removed, such as ping or initialize; initialize sent
+// twice); none is the server's fault.
+var clientMistakes = map[string]bool{
+	"method removed in the new protocol":   true,
+	"method invalid during initialization": true,
+	"initialized before initialize":        true,
+	"duplicate initialized notification":   true,
+	"duplicate initialize request":         true,
+}
 
 func (d demoteInfo) Enabled(ctx context.Context, level slog.Level) bool {
 	if level == slog.LevelInfo {
@@ -73,8 +86,11 @@ func (d demoteInfo) Enabled(ctx context.Context, level slog.Level) bool {
 }
 
 func (d demoteInfo) Handle(ctx context.Context, r slog.Record) error {
-	if r.Level == slog.LevelInfo {
+	if r.Level == slog.LevelInfo || clientMistakes[r.Message] {
 		r.Level = slog.LevelDebug
+		if !d.Handler.Enabled(ctx, r.Level) {
+			return nil
+		}
 	}
 	return d.Handler.Handle(ctx, r)
 }

@@ -7,6 +7,33 @@ import (
 	"strings"
 )
 
+// The JSON-RPC codes of 2026-07-28 that carry an HTTP status of their own
+// (SEP-2575), beside codeMethodNotFound and codeInvalidParams.
+const (
+	codeMissingClientCapabilities = -32021
+	codeUnsupportedProtocol       = -32022
+)
+
+// statusFor is the one place a refusal's JSON-RPC code becomes its HTTP
+// status, by the protocol version the request speaks (MCP-Protocol-Version).
+// From 2026-07-28 on, as the spec (SEP-2575) and the Go SDK give it: method
+// not found is 404; invalid params, an unsupported protocol version and
+// missing client capabilities are 400. Before it, and for every other code,
+// the refusal keeps the status it was made with (200 for a JSON-RPC error
+// the older versions answer in a response, a 4xx for a malformed request).
+func statusFor(version string, code, status int) int {
+	if version < newProtocol {
+		return status
+	}
+	switch code {
+	case codeMethodNotFound:
+		return http.StatusNotFound
+	case codeInvalidParams, codeUnsupportedProtocol, codeMissingClientCapabilities:
+		return http.StatusBadRequest
+	}
+	return status
+}
+
 // rpcErrorWriter stands between the MCP SDK and the client so that every
 // refusal is a JSON-RPC error in application/json: the SDK answers some
 // malformed requests with plain text (http.Error); this writer holds such an
