@@ -56,6 +56,9 @@ type Settings struct {
 	// Renderer renders pages in a browser (RENDERER_URL, CHROMIUM_BIN);
 	// nil: the render argument is never.
 	Renderer *render.Renderer
+
+	// Documents bound PDFs, CSV, feeds and other files (document.go).
+	Documents DocumentSettings
 }
 
 // DefaultSettings are the crawler's defaults.
@@ -71,6 +74,11 @@ func New(env scrapers.Env) (scrapers.Plugin, error) {
 	s.AllowPrivate = env.AllowPrivateNetworks
 	s.Upstream = env.Upstream
 	s.Pages = env.PageBudget()
+	docs, err := documentSettings(env)
+	if err != nil {
+		return scrapers.Plugin{}, fmt.Errorf("web-crawl's documents: %w", err)
+	}
+	s.Documents = docs
 	if env.PageTimeout > 0 {
 		s.PageTimeout = env.PageTimeout
 	}
@@ -144,7 +152,7 @@ func NewWithSettings(s Settings) scrapers.Plugin {
 				"A page cut at a limit (max_length, page size, elements, nesting, text, links) lists what was cut in truncated. "+
 				"render (never, always, auto) renders pages that need JavaScript in a headless browser; each page says whether it was rendered.",
 			schema, cr.crawl).WithItems(scrapers.ItemSchema[Page]())},
-		Vars:   render.Vars,
+		Vars:   pluginVars,
 		Status: rendererStatus(s.Renderer),
 	}
 }
@@ -306,12 +314,18 @@ func (cr *crawler) visit(ctx context.Context, call *scrapers.Call, args crawlArg
 		return nil, f.final
 	}
 	mt, _, _ := mime.ParseMediaType(f.header.Get("Content-Type"))
-	if mt != "" && mt != "text/html" && mt != "application/xhtml+xml" && mt != "text/plain" {
+	kind := documentKind(mt, f)
+	if kind == "" && mt != "" && mt != "text/html" && mt != "application/xhtml+xml" && mt != "text/plain" {
 		fail(fmt.Errorf("not a web page (content type %s)", mt))
 		return nil, f.final
 	}
 	var page Page
-	if mt == "text/plain" {
+	if kind != "" { // a PDF, CSV, feed, … (document.go)
+		if page, err = cr.document(ctx, hold, f, kind, args); err != nil {
+			fail(err)
+			return nil, f.final
+		}
+	} else if mt == "text/plain" {
 		text, _ := toUTF8(f.body, f.header.Get("Content-Type"))
 		page = Page{Markdown: string(text), Links: []string{}}
 		if len(page.Markdown) > args.maxLen { // bytes ≥ runes: only then can it be too long
@@ -397,9 +411,10 @@ func (cr *crawler) fetch(ctx context.Context, u *url.URL) (*fetched, error) {
 	if resp.StatusCode >= 400 {
 		return f, nil
 	}
-	f.body, err = readBody(resp, cr.s.MaxPageBytes+1)
-	if len(f.body) > cr.s.MaxPageBytes {
-		f.body, f.cut = f.body[:cr.s.MaxPageBytes], true
+	limit := cr.bodyLimit(resp) // a document's cap or a page's (document.go)
+	f.body, err = readBody(resp, limit+1)
+	if len(f.body) > limit {
+		f.body, f.cut = f.body[:limit], true
 		markTooLarge(resp)
 	} else if err != nil {
 		if ctx.Err() != nil && len(f.body) > 0 {

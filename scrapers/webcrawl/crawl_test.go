@@ -217,8 +217,8 @@ func TestCrawlMaxLengthEndlessAndOddPages(t *testing.T) {
 	if end == nil || !hasReason(end["truncated"], "page_bytes") || len([]rune(end["markdown"].(string))) > 100 {
 		t.Errorf("a page that never ends was not cut: %v", end)
 	}
-	if bin := got[s.URL+"/binary"]; bin == nil || !strings.Contains(fmt.Sprint(bin["error"]), "not a web page") {
-		t.Errorf("a PDF was not reported as not a web page: %v", bin)
+	if bin := got[s.URL+"/binary"]; bin == nil || !strings.Contains(fmt.Sprint(bin["error"]), "PDF: the file is damaged") {
+		t.Errorf("a PDF of a header alone was not reported as a damaged PDF: %v", bin)
 	}
 	lat := got[s.URL+"/latin1"]
 	if lat == nil || lat["error"] != nil {

@@ -31,6 +31,9 @@ type Page struct {
 	LinksTotal  int      `json:"links_total" jsonschema:"how many distinct links the page has, returned or not"`
 	Rendered    bool     `json:"rendered" jsonschema:"whether the page was rendered in a headless browser (the render argument)"`
 	RenderNotes []string `json:"render_notes,omitempty" jsonschema:"why the page was or was not rendered, and what the browser met (bounds, refused requests, a page still loading)"`
+
+	// Document describes a file that is not a web page (document.go).
+	Document *DocumentInfo `json:"document,omitempty" jsonschema:"for a file that is not a web page (a PDF, CSV, JSON, feed, Markdown or text file): its kind, a PDF's page count, and notes"`
 }
 
 // ExtractOptions are what Extract needs beside the page.
