@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -46,7 +47,7 @@ var (
 
 // scrapeArgs are the arguments of the scrape tool.
 type scrapeArgs struct {
-	URLs            []string `json:"urls,omitempty" jsonschema:"Reddit URLs (at most 20): subreddits (https://www.reddit.com/r/golang/, /r/golang/top/), posts (https://www.reddit.com/r/golang/comments/abc123/title/, https://redd.it/abc123), users (https://www.reddit.com/user/name/) or searches (https://www.reddit.com/search/?q=go, /r/golang/search/?q=generics)"`
+	URLs            []string `json:"urls,omitempty" jsonschema:"Reddit URLs (at most 20): subreddits (https://www.reddit.com/r/golang/, /r/golang/top/), posts (https://www.reddit.com/r/golang/comments/abc123/title/, https://redd.it/abc123), comments (https://www.reddit.com/r/golang/comments/abc123/title/def456/, ?context=0-8 parent levels, default 3), users (https://www.reddit.com/user/name/) or searches (https://www.reddit.com/search/?q=go, /r/golang/search/?q=generics)"`
 	Subreddits      []string `json:"subreddits,omitempty" jsonschema:"subreddit names, with or without r/ (at most 20)"`
 	Users           []string `json:"users,omitempty" jsonschema:"Reddit usernames, with or without u/ (at most 20): their profile and posts"`
 	SearchQueries   []string `json:"search_queries,omitempty" jsonschema:"searches of all of Reddit's posts (at most 20)"`
@@ -57,10 +58,12 @@ type scrapeArgs struct {
 	MaxComments     *int     `json:"max_comments,omitempty" jsonschema:"comments to return per post, across the whole thread (0-500, default 20)"`
 	MaxCommentDepth *int     `json:"max_comment_depth,omitempty" jsonschema:"deepest reply level kept: 0 is top-level comments only (0-10, default 3)"`
 	CommentSort     string   `json:"comment_sort,omitempty" jsonschema:"order of comments: best (default), top, new, controversial, old or qa"`
+	Cursor          string   `json:"cursor,omitempty" jsonschema:"the next_cursor of a previous answer, to read the next posts of its one subreddit, user or search (give the same source, sort and time_filter)"`
 
 	// Filled by Validate.
 	maxItems, maxComments, maxDepth int
 	sources                         []source
+	cursor                          scrapers.Cursor
 }
 
 // sourceKind is what one source is.
@@ -71,7 +74,16 @@ const (
 	kindUser
 	kindSearch
 	kindPost
-	kindShare // a /r/<sub>/s/<code> share link, resolved by fetching it
+	kindShare   // a /r/<sub>/s/<code> share link, resolved by fetching it
+	kindComment // a comment's permalink: its thread with context
+)
+
+// Bounds of a comment permalink's context (Reddit's own: 0 to 8 parent
+// levels), and the levels shown when the link does not say (as Reddit's
+// "see full context" links do).
+const (
+	maxContext     = 8
+	defaultContext = 3
 )
 
 // source is one thing to read.
@@ -80,7 +92,9 @@ type source struct {
 	subreddit string // kindSubreddit; kindSearch within a subreddit
 	user      string // kindUser
 	query     string // kindSearch
-	id        string // kindPost
+	id        string // kindPost, kindComment: the post's id
+	comment   string // kindComment: the comment's id
+	context   int    // kindComment: parent levels shown above the comment
 	sort      string // from the URL's path or query; else the sort argument
 	t         string // from the URL's query; else time_filter
 	url       string // as given (kindShare: the link)
@@ -147,6 +161,19 @@ func (a *scrapeArgs) Validate() error {
 		}
 		a.sources = append(a.sources, source{kind: kindSearch, query: q})
 	}
+	if a.Cursor != "" {
+		if len(a.sources) != 1 || !isListing(a.sources[0].kind) {
+			return scrapers.Argf(scrapers.CursorArg, "continues one listing: give it with exactly one subreddit, user or search and nothing else, as in the call that returned it")
+		}
+		c, err := scrapers.ParseCursor(a.Cursor, a.listingKey(a.sources[0]))
+		if err != nil {
+			return err
+		}
+		if !fullnameRE.MatchString(c.Token) {
+			return scrapers.Argf(scrapers.CursorArg, "is not a cursor this tool returned; pass back the next_cursor of a previous answer unchanged")
+		}
+		a.cursor = c
+	}
 	// A sort given must suit every source it applies to.
 	if a.Sort != "" {
 		for _, s := range a.sources {
@@ -162,6 +189,21 @@ func (a *scrapeArgs) Validate() error {
 }
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
+
+// isListing reports whether a kind of source is a listing of posts, paged
+// with after.
+func isListing(k sourceKind) bool { return k == kindSubreddit || k == kindUser || k == kindSearch }
+
+// fullnameRE is a post's fullname, as Reddit's after takes it.
+var fullnameRE = regexp.MustCompile(`^t3_[a-z0-9]{1,13}$`)
+
+// listingKey names a listing source with the order and window it is read
+// in, for its cursors: a cursor is refused for another listing.
+func (a *scrapeArgs) listingKey(src source) string {
+	sort := firstOf(src.sort, a.Sort)
+	t := firstOf(src.t, a.TimeFilter)
+	return fmt.Sprintf("%d\x00%s\x00%s\x00%s\x00%s\x00%s", src.kind, strings.ToLower(src.subreddit), strings.ToLower(src.user), src.query, sort, t)
+}
 
 // sortsFor is the orders a kind of source takes; nil when it takes none.
 func sortsFor(k sourceKind) []string {
@@ -290,12 +332,24 @@ func parseSourceURL(raw string) (source, error) {
 	return source{}, bad
 }
 
-// postSource reads the <id>[/<slug>…] after /comments/.
+// postSource reads the <id>[/<slug>[/<comment id>]] after /comments/: a
+// post, or one comment's permalink (its context levels from ?context=).
 func postSource(rest []string, raw string, bad error) (source, error) {
 	if len(rest) == 0 || !idRE.MatchString(strings.ToLower(rest[0])) {
 		return source{}, bad
 	}
-	return source{kind: kindPost, id: strings.ToLower(rest[0]), url: raw}, nil
+	s := source{kind: kindPost, id: strings.ToLower(rest[0]), url: raw}
+	if len(rest) >= 3 && idRE.MatchString(strings.ToLower(rest[2])) {
+		s.kind, s.comment, s.context = kindComment, strings.ToLower(rest[2]), defaultContext
+		if u, err := url.Parse(raw); err == nil && u.Query().Has("context") {
+			n, err := strconv.Atoi(u.Query().Get("context"))
+			if err != nil || n < 0 {
+				return source{}, fmt.Errorf("has a context that is not a number of parent levels (0-%d)", maxContext)
+			}
+			s.context = min(n, maxContext)
+		}
+	}
+	return s, nil
 }
 
 // validOr returns s when it is one of allowed, else "".

@@ -65,6 +65,31 @@ type Comment struct {
 	// children in Comments); MoreReplies those Reddit or the bounds left out.
 	Replies     int   `json:"replies"`
 	MoreReplies int64 `json:"more_replies,omitempty"`
+	// Focus marks the comment a permalink named, in a comment_thread.
+	Focus bool `json:"focus,omitempty"`
+}
+
+// Thread is what a comment's permalink gives: that comment with its context
+// (the comments above it, up to context levels) and its replies, and the
+// post it belongs to.
+type Thread struct {
+	// URL is the comment's permalink.
+	URL       string `json:"url"`
+	Type      string `json:"type"` // "comment_thread"
+	CommentID string `json:"comment_id"`
+	// Context is how many parent levels were asked for above the comment
+	// (fewer are there when the comment is nearer the top).
+	Context int `json:"context"`
+	// Post is the post the thread is under, without its other comments.
+	Post Post `json:"post"`
+	// Comments are the thread in order, depth first: the context's
+	// comments, the focused one (focus true), then its replies. Depth is
+	// Reddit's own (0 for a top-level comment); parent_id names each
+	// comment's parent, the first one's too when it is a reply.
+	Comments []Comment `json:"comments"`
+	// MoreComments counts the replies Reddit left out or the max_comments
+	// and max_comment_depth bounds cut.
+	MoreComments int64 `json:"more_comments,omitempty"`
 }
 
 // User is a Reddit account (a "t2" thing), from its about page.

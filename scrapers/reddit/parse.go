@@ -138,11 +138,96 @@ func parseThread(body []byte, b commentBounds) (*Post, error) {
 	return post, nil
 }
 
+// errNoFocus says a comment permalink's answer did not hold the comment.
+var errNoFocus = errors.New("Reddit's answer holds no such comment under the post (it may have been deleted or removed, or the link is wrong)")
+
+// parseCommentThread reads the answer to a comment's permalink
+// (/comments/<post>.json?comment=<id>&context=N): the post, and a comment
+// tree whose root is the comment's highest ancestor within the context,
+// holding the path down to the comment and the comment's replies. b.MaxDepth
+// counts reply levels below the focused comment; the context above it is
+// always kept.
+func parseCommentThread(body []byte, focus string, b commentBounds) (*Thread, error) {
+	v, err := decode(body)
+	if err != nil {
+		return nil, err
+	}
+	parts := jsonval.List(v)
+	if len(parts) < 2 {
+		return nil, errNoPost
+	}
+	var post *Post
+	for _, c := range jsonval.List(jsonval.Get(parts[0], "data", "children")) {
+		if jsonval.String(jsonval.Get(c, "kind")) == "t3" {
+			if p, ok := postFrom(jsonval.Object(jsonval.Get(c, "data"))); ok {
+				post = &p
+				break
+			}
+		}
+	}
+	if post == nil {
+		return nil, errNoPost
+	}
+	roots := jsonval.List(jsonval.Get(parts[1], "data", "children"))
+	above := focusDepth(roots, focus, 0)
+	if above < 0 {
+		return nil, errNoFocus
+	}
+	w := &walker{bounds: commentBounds{Max: max(b.Max, above+1), MaxDepth: above + b.MaxDepth}, focus: focus}
+	w.walk(roots, nil, 0)
+	if len(w.comments) == 0 {
+		return nil, errNoFocus
+	}
+	// Depths as Reddit counts them, from the post: the root's own depth,
+	// when the answer gives it, is where the thread starts.
+	first := w.first
+	if d, ok := jsonval.Int(first["depth"]); ok && d > 0 && d < 1000 {
+		for i := range w.comments {
+			w.comments[i].Depth += int(d)
+		}
+	}
+	if pid := jsonval.String(first["parent_id"]); strings.HasPrefix(pid, "t1_") && idRE.MatchString(pid[3:]) {
+		w.comments[0].ParentID = pid[3:]
+	}
+	t := &Thread{Type: "comment_thread", CommentID: focus, Post: *post, Comments: w.comments, MoreComments: w.more}
+	for _, c := range w.comments {
+		if c.Focus {
+			t.URL = c.URL
+		}
+	}
+	return t, nil
+}
+
+// focusDepth returns how many levels below the top of children the comment
+// id is, or -1 when it is not there.
+func focusDepth(children []any, id string, depth int) int {
+	if depth > maxWalkDepth {
+		return -1
+	}
+	for _, c := range children {
+		if jsonval.String(jsonval.Get(c, "kind")) != "t1" {
+			continue
+		}
+		data := jsonval.Object(jsonval.Get(c, "data"))
+		if jsonval.String(data["id"]) == id {
+			return depth
+		}
+		if d := focusDepth(jsonval.List(jsonval.Get(data["replies"], "data", "children")), id, depth+1); d >= 0 {
+			return d
+		}
+	}
+	return -1
+}
+
 // walker flattens a comment tree depth first within its bounds.
 type walker struct {
 	bounds   commentBounds
 	comments []Comment
 	more     int64
+	// focus, when set, is the id of the comment to mark; first is the
+	// data of the first comment kept.
+	focus string
+	first map[string]any
 }
 
 // maxWalkDepth bounds the recursion over what a hostile answer nests.
@@ -172,6 +257,10 @@ func (w *walker) walk(children []any, parent *int, depth int) {
 			if !ok {
 				continue
 			}
+			if len(w.comments) == 0 {
+				w.first = data
+			}
+			cm.Focus = w.focus != "" && cm.ID == w.focus
 			if parent != nil {
 				w.comments[*parent].Replies++
 				cm.ParentID = w.comments[*parent].ID

@@ -160,3 +160,35 @@ func FuzzParseThread(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseCommentThread(f *testing.F) {
+	for _, name := range []string{"comment-context.json", "comment-alone.json"} {
+		if b, err := os.ReadFile(filepath.Join("testdata", name)); err == nil {
+			f.Add(b, "c0003", 20, 3)
+			f.Add(b, "c0005", 1, 0)
+		}
+	}
+	f.Add([]byte(`[{"data":{"children":[{"kind":"t3","data":{"id":"a","title":"b"}}]}},{"data":{"children":[{"kind":"t1","data":{"id":"c","depth":1e300,"parent_id":"t1_zz","replies":{"data":{"children":[{"kind":"t1","data":{"id":"d"}}]}}}}]}}]`), "d", 0, 0)
+	f.Fuzz(func(t *testing.T, body []byte, focus string, maxc, depth int) {
+		b := commentBounds{Max: maxc % 600, MaxDepth: depth % 12}
+		th, err := parseCommentThread(body, focus, b)
+		if err != nil {
+			return
+		}
+		focused := 0
+		for _, c := range th.Comments {
+			if c.Focus {
+				focused++
+				if c.ID != focus {
+					t.Fatalf("comment %s marked focus for %s", c.ID, focus)
+				}
+			}
+			if c.Replies < 0 || c.Depth < 0 {
+				t.Fatalf("comment %+v", c)
+			}
+		}
+		if focused != 1 || th.Post.ID == "" || th.MoreComments < 0 {
+			t.Fatalf("%d focused comments, post %q, more %d", focused, th.Post.ID, th.MoreComments)
+		}
+	})
+}

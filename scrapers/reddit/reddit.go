@@ -33,7 +33,7 @@ var site = scrapers.Site{
 }
 
 const scrapeDescription = `Read Reddit anonymously: posts (title, author, score, upvote ratio, comment_count, created_at, flair, link, media, selftext) of subreddits, users and searches, and posts with their comments as a tree (each comment with its depth, parent_id, score and replies).
-Give Reddit URLs in urls, or subreddits, users or search_queries (at least one, each at most 20). sort and time_filter order listings and searches; max_items caps the posts per subreddit, user or search; max_comments and max_comment_depth bound each post's comments (post URLs always get them; include_comments reads them for listed posts too). Every item names its page in "url" and its kind in "type" (post, user).`
+Give Reddit URLs in urls, or subreddits, users or search_queries (at least one, each at most 20). sort and time_filter order listings and searches; max_items caps the posts per subreddit, user or search; max_comments and max_comment_depth bound each post's comments (post URLs always get them; include_comments reads them for listed posts too). A comment's permalink (/comments/<post>/<slug>/<comment>/, ?context= parent levels, default 3) gives a comment_thread: that comment with its context and replies (the focused one marked focus), and the post it is under. A call that reads one subreddit, user or search returns next_cursor when the listing has more; pass it back as cursor for the next posts. Every item names its page in "url" and its kind in "type" (post, user, comment_thread).`
 
 // New builds the Reddit plugin.
 func New(env scrapers.Env) (scrapers.Plugin, error) {
@@ -48,7 +48,8 @@ func New(env scrapers.Env) (scrapers.Plugin, error) {
 		Unlisted: true,
 		Tools: []scrapers.Tool{
 			scrapers.NewTool("scrape", "Scrape Reddit", scrapeDescription, scrapeSchema, s.scrape).
-				WithItems(scrapers.AnyItem(scrapers.ItemSchema[Post](), scrapers.ItemSchema[User]())),
+				WithItems(scrapers.AnyItem(scrapers.ItemSchema[Post](), scrapers.ItemSchema[User](), scrapers.ItemSchema[Thread]())).
+				WithCursor(),
 		},
 	}, nil
 }

@@ -55,6 +55,8 @@ func (src source) name() string {
 		return origin + "/search/?" + q.Encode()
 	case kindPost:
 		return origin + "/comments/" + src.id + "/"
+	case kindComment:
+		return origin + "/comments/" + src.id + "/_/" + src.comment + "/"
 	}
 	return src.url
 }
@@ -68,6 +70,15 @@ func (ru *run) read(ctx context.Context, j *scrapers.SerialJob, src source) erro
 		ru.timeFilter(q, src, sort)
 		return ru.list(ctx, j, "/r/"+url.PathEscape(src.subreddit)+"/"+sort+".json", q, src, "")
 	case kindUser:
+		sort := firstOf(src.sort, a.Sort, "new")
+		q := url.Values{"sort": {sort}}
+		ru.timeFilter(q, src, sort)
+		path := "/user/" + url.PathEscape(src.user) + "/submitted.json"
+		if a.cursor.Token != "" {
+			// A later page of the user's posts: the account was returned
+			// with the first.
+			return ru.list(ctx, j, path, q, src, "")
+		}
 		about, err := ru.s.getJSON(ctx, "/user/"+url.PathEscape(src.user)+"/about.json", url.Values{})
 		if err != nil {
 			return err
@@ -80,10 +91,7 @@ func (ru *run) read(ctx context.Context, j *scrapers.SerialJob, src source) erro
 		if u.Suspended {
 			return nil
 		}
-		sort := firstOf(src.sort, a.Sort, "new")
-		q := url.Values{"sort": {sort}}
-		ru.timeFilter(q, src, sort)
-		return ru.list(ctx, j, "/user/"+url.PathEscape(src.user)+"/submitted.json", q, src, "")
+		return ru.list(ctx, j, path, q, src, "")
 	case kindSearch:
 		sort := firstOf(src.sort, a.Sort, "relevance")
 		q := url.Values{"q": {src.query}, "sort": {sort}, "type": {"link"}}
@@ -102,12 +110,28 @@ func (ru *run) read(ctx context.Context, j *scrapers.SerialJob, src source) erro
 		j.Add(p)
 		j.Call().Progress("read post "+p.ID, 1, 1)
 		return nil
-	case kindShare:
-		id, err := ru.s.resolveShare(ctx, src.url)
+	case kindComment:
+		t, err := ru.commentThread(ctx, src)
 		if err != nil {
 			return err
 		}
-		p, err := ru.thread(ctx, id)
+		j.Add(t)
+		j.Call().Progress("read the thread of comment "+t.CommentID, 1, 1)
+		return nil
+	case kindShare:
+		to, err := ru.s.resolveShare(ctx, src.url)
+		if err != nil {
+			return err
+		}
+		if to.kind == kindComment {
+			t, err := ru.commentThread(ctx, to)
+			if err != nil {
+				return err
+			}
+			j.Add(t)
+			return nil
+		}
+		p, err := ru.thread(ctx, to.id)
 		if err != nil {
 			return err
 		}
@@ -127,11 +151,23 @@ func (ru *run) timeFilter(q url.Values, src source, sort string) {
 }
 
 // list pages through a listing with after until max_items posts are added,
-// the listing ends, or maxListPages pages were read.
+// the listing ends, or maxListPages pages were read. It starts where the
+// cursor argument says, and sets next_cursor when the call read this one
+// listing and it has more.
 func (ru *run) list(ctx context.Context, j *scrapers.SerialJob, path string, q url.Values, src source, query string) error {
 	max := ru.a.maxItems
 	seen := map[string]bool{}
-	have, after := 0, ""
+	have, after, done := 0, "", 0
+	if c := ru.a.cursor; c.Token != "" {
+		after, done = c.Token, c.Done
+	}
+	// next is where the listing goes on: after the last post returned.
+	next := scrapers.Cursor{Listing: ru.a.listingKey(src)}
+	defer func() {
+		if len(ru.a.sources) == 1 {
+			j.Call().SetNextCursor(next)
+		}
+	}()
 	for page := 0; page < maxListPages && have < max; page++ {
 		if ctx.Err() != nil {
 			return scrapers.ContextError(ctx)
@@ -139,7 +175,7 @@ func (ru *run) list(ctx context.Context, j *scrapers.SerialJob, path string, q u
 		q.Set("limit", strconv.Itoa(min(100, max-have)))
 		if after != "" {
 			q.Set("after", after)
-			q.Set("count", strconv.Itoa(have))
+			q.Set("count", strconv.Itoa(done))
 		}
 		resp, err := ru.s.getJSON(ctx, path, q)
 		if err != nil {
@@ -149,9 +185,17 @@ func (ru *run) list(ctx context.Context, j *scrapers.SerialJob, path string, q u
 		if err != nil {
 			return err
 		}
-		fresh := 0
+		fresh, last, inside := 0, "", false
 		for _, p := range l.Posts {
-			if have >= max || seen[p.ID] {
+			if have >= max {
+				// Posts of this page are left: the listing goes on after
+				// the last one returned.
+				next.Token, next.Done, inside = last, done, true
+				break
+			}
+			last = "t3_" + p.ID
+			done++
+			if seen[p.ID] {
 				continue
 			}
 			seen[p.ID] = true
@@ -166,7 +210,15 @@ func (ru *run) list(ctx context.Context, j *scrapers.SerialJob, path string, q u
 			fresh++
 		}
 		j.Call().Progress(fmt.Sprintf("listed %d posts of %s", have, src.name()), have, max)
-		if l.After == "" || l.After == after || fresh == 0 {
+		if inside {
+			return nil
+		}
+		if l.After == "" || l.After == after {
+			next.Token = "" // the listing ended
+			return nil
+		}
+		next.Token, next.Done = l.After, done
+		if fresh == 0 {
 			return nil
 		}
 		after = l.After
@@ -175,6 +227,34 @@ func (ru *run) list(ctx context.Context, j *scrapers.SerialJob, path string, q u
 		j.Call().MarkPartial(fmt.Sprintf("Reddit listed only %d of %d posts of %s in %d pages", have, max, src.name(), maxListPages))
 	}
 	return nil
+}
+
+// commentThread reads a comment's permalink: the post and the comment's
+// thread, its context levels above it and its replies within the bounds.
+func (ru *run) commentThread(ctx context.Context, src source) (*Thread, error) {
+	ru.threads++
+	a := ru.a
+	q := url.Values{
+		"comment": {src.comment},
+		"context": {strconv.Itoa(src.context)},
+		"sort":    {commentSortParam(firstOf(a.CommentSort, "best"))},
+		"limit":   {strconv.Itoa(max(a.maxComments, 1))},
+		// depth counts from the thread's root, the highest context level.
+		"depth": {strconv.Itoa(src.context + a.maxDepth + 1)},
+	}
+	resp, err := ru.s.getJSON(ctx, "/comments/"+src.id+".json", q)
+	if err != nil {
+		return nil, err
+	}
+	t, err := parseCommentThread(resp.Body, src.comment, commentBounds{Max: a.maxComments, MaxDepth: a.maxDepth})
+	if err != nil {
+		return nil, err
+	}
+	t.Context = src.context
+	if t.URL == "" {
+		t.URL = src.name()
+	}
+	return t, nil
 }
 
 // withComments fills a listed post's comments from its thread, while the
@@ -258,19 +338,23 @@ func (s *scraper) getJSON(ctx context.Context, path string, q url.Values) (*scra
 	return resp, nil
 }
 
-// resolveShare follows a share link (/r/<sub>/s/<code>) to the post it
-// stands for and returns the post's id.
-func (s *scraper) resolveShare(ctx context.Context, link string) (string, error) {
+// resolveShare follows a share link (/r/<sub>/s/<code>) to the post or
+// comment it stands for.
+func (s *scraper) resolveShare(ctx context.Context, link string) (source, error) {
 	resp, err := s.f.Get(ctx, link)
 	if err != nil {
-		return "", err
+		return source{}, err
 	}
 	if resp.URL != nil {
-		if src, err := parseSourceURL(origin + resp.URL.EscapedPath()); err == nil && src.kind == kindPost {
-			return src.id, nil
+		to := origin + resp.URL.EscapedPath()
+		if c := resp.URL.Query().Get("context"); c != "" {
+			to += "?" + url.Values{"context": {c}}.Encode()
+		}
+		if src, err := parseSourceURL(to); err == nil && (src.kind == kindPost || src.kind == kindComment) {
+			return src, nil
 		}
 	}
-	return "", fmt.Errorf("the share link %s did not lead to a post", link)
+	return source{}, fmt.Errorf("the share link %s did not lead to a post or comment", link)
 }
 
 func firstOf(ss ...string) string {

@@ -106,6 +106,10 @@ func (s *standIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Write(readTestdata(s.t, "front.html")) // the post's web page
 		return
 	}
+	if strings.HasPrefix(p, "/r/golang/s/CmNt") {
+		http.Redirect(w, r, "/r/golang/comments/1h0aaa1/go_124_released_whats_new/c0003/?context=0&share_id=y", http.StatusMovedPermanently)
+		return
+	}
 	if strings.HasPrefix(p, "/r/golang/s/") {
 		http.Redirect(w, r, "/r/golang/comments/1h0aaa1/go_124_released_whats_new/?share_id=x", http.StatusMovedPermanently)
 		return
@@ -143,6 +147,21 @@ func (s *standIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case p == "/r/secret/hot.json":
 		w.WriteHeader(http.StatusForbidden)
 		w.Write([]byte(`{"reason": "private", "message": "Forbidden", "error": 403}`))
+	case p == "/comments/1h0aaa1.json" && r.URL.Query().Has("comment"):
+		// A comment's permalink: its chain from the highest context level,
+		// then its replies; a comment not under the post, an empty tree.
+		q := r.URL.Query()
+		ctx, _ := strconv.Atoi(q.Get("context"))
+		switch {
+		case q.Get("comment") == "c0003" && ctx >= 2:
+			w.Write(readTestdata(s.t, "comment-context.json"))
+		case q.Get("comment") == "c0003":
+			w.Write(readTestdata(s.t, "comment-alone.json"))
+		default:
+			var parts []json.RawMessage
+			json.Unmarshal(readTestdata(s.t, "thread.json"), &parts)
+			fmt.Fprintf(w, `[%s,{"kind":"Listing","data":{"after":null,"dist":null,"modhash":"","geo_filter":"","children":[],"before":null}}]`, parts[0])
+		}
 	case p == "/comments/1h0aaa1.json":
 		w.Write(readTestdata(s.t, "thread.json"))
 	case strings.HasPrefix(p, "/comments/p"):
