@@ -84,6 +84,14 @@ func (s *listSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		html("profile-app.html")
 	case "/tag/bread":
 		html("hashtag.html")
+	case "/@baker.captcha":
+		// The page's scripts lay TikTok's captcha over it instead of
+		// listing the videos.
+		b := strings.NewReplacer("baker.bob", "baker.captcha", "setTimeout(function () {",
+			`document.body.insertAdjacentHTML("beforeend", '<div id="captcha_container" class="captcha_verify_container">Drag the slider</div>'); return; setTimeout(function () {`).
+			Replace(string(scrapertest.Testdata(s.t, "profile-app.html")))
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(b))
 	case "/api/post/item_list/":
 		switch q.Get("secUid") {
 		case "MS4wLjABAAAA-test-sec-uid":
@@ -381,6 +389,12 @@ func TestProfileVideosFromTheRenderedPage(t *testing.T) {
 	}
 	if unsigned != 1 || signed != 1 {
 		t.Errorf("item list requests: %d unsigned (the plugin's), %d signed (the page's)", unsigned, signed)
+	}
+	// A captcha laid over the rendered page is named as the block it is,
+	// beside the profile read before it.
+	res, pg = scrapertest.CallTool(t, cs, "scrape", map[string]any{"profiles": []string{"baker.captcha"}})
+	if e, _ := pg.Items[len(pg.Items)-1]["error"].(string); res.IsError || !pg.Partial || len(pg.Items) != 2 || pg.Items[0]["type"] != "profile" || !strings.Contains(e, "TikTok blocked the request with a captcha") {
+		t.Errorf("captcha over the rendered page: %.500s", scrapertest.Text(res))
 	}
 	// More asked than the page shows: all 30 cards, and why not the 45.
 	res, pg = scrapertest.CallTool(t, cs, "scrape", map[string]any{"profiles": []string{"baker.bob"}, "max_items": 40, "max_age_seconds": 0})

@@ -169,6 +169,15 @@ func (s *scraper) renderedProfile(ctx context.Context, r *scrapers.SerialJob, p 
 		return be
 	}
 	cards := parseCards(resp.Body, p.UniqueID)
+	if len(cards) == 0 {
+		// The rendered page keeps the data it was served with, so a
+		// captcha its scripts laid over it is not hidden by it.
+		for _, m := range captchaMarkers {
+			if bytes.Contains(resp.Body, m) {
+				return &scrapers.BlockedError{Site: "TikTok", Kind: scrapers.BlockCaptcha, URL: p.URL}
+			}
+		}
+	}
 	n := 0
 	for _, v := range cards {
 		if n >= want {
