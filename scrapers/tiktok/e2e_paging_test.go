@@ -44,8 +44,8 @@ func created(i int) int64 { return 1700000000 - int64(i)*3600 }
 func siteItem(prefix string, i int, user string) map[string]any {
 	return map[string]any{"id": fmt.Sprintf("%s%017d", prefix, i), "desc": fmt.Sprintf("%s video %d #bread", user, i), "createTime": created(i),
 		"author": map[string]any{"uniqueId": user, "nickname": strings.ToUpper(user[:1]) + user[1:]}, "isPinnedItem": i == 0,
-		"stats":  map[string]any{"playCount": 1500*i + 987, "diggCount": i}, "music": map[string]any{"id": "1", "title": "original sound", "authorName": user},
-		"video":  map[string]any{"duration": 12, "cover": "https://p16-sign.example.test/" + strconv.Itoa(i) + ".jpeg"}}
+		"stats": map[string]any{"playCount": 1500*i + 987, "diggCount": i}, "music": map[string]any{"id": "1", "title": "original sound", "authorName": user},
+		"video": map[string]any{"duration": 12, "cover": "https://p16-sign.example.test/" + strconv.Itoa(i) + ".jpeg"}}
 }
 
 func (s *listSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
