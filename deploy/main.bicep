@@ -299,6 +299,8 @@ var hostEnv = [
   { name: 'PAGES_MEMORY', value: pagesMemory }
   { name: 'RESULT_MAX_BYTES', value: '65536' }
   { name: 'CALL_DEADLINE', value: '240s' }
+  { name: 'TASK_DEADLINE', value: '30m' }
+  { name: 'TASK_AFTER', value: '5s' }
   { name: 'SHUTDOWN_DRAIN', value: '${shutdownDrainSeconds}s' }
   { name: 'RENDERER_URL', value: 'http://127.0.0.1:${browserPort}' }
   { name: 'RENDER_CONCURRENCY', value: string(renderConcurrency) }

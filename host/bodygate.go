@@ -97,6 +97,10 @@ var serverMethods = map[string]methodRule{
 	"notifications/cancelled":          {notification: true},
 	"notifications/progress":           {notification: true, needsParams: true},
 	"notifications/roots/list_changed": {notification: true},
+	// MCP Tasks (tasksmethods.go), of 2026-07-28.
+	"tasks/get":    {needsParams: true},
+	"tasks/update": {needsParams: true},
+	"tasks/cancel": {needsParams: true},
 }
 
 // methodRule is what a method's message must be: a notification (no id) or

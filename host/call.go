@@ -42,14 +42,30 @@ func (a *activeCall) cancel(cause error) { a.cancelCause(cause) }
 // deadline, cancellation by thread, progress notifications, partial results,
 // large results kept for get_result, and the shared result cache
 // (resultcache.go): an identical call's stored answer, or its run in flight.
+//
+// A call whose client declares MCP Tasks may become one (tasks.go).
 func (h *Host) toolHandler(p scrapers.Plugin, t scrapers.Tool) mcp.ToolHandler {
+	run := h.callHandler(p, t)
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if offersTask(ctx, req) {
+			if c, ok := callerOfRequest(ctx, req); ok {
+				return h.callAsTask(ctx, p, t, c, req, run)
+			}
+		}
+		return run(ctx, req)
+	}
+}
+
+// callHandler is one call's run, from its start to its result.
+func (h *Host) callHandler(p scrapers.Plugin, t scrapers.Tool) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, _ error) {
 		start := time.Now()
 		c, ok := callerOfRequest(ctx, req)
 		if !ok {
 			// Not reachable through the router, which checks the license first.
 			return toolError("the call carried no license"), nil
 		}
+		tr := taskRunFrom(ctx)
 		if ka := keepAliveFrom(ctx); ka != nil {
 			ka.start() // the response's first bytes, now
 			defer ka.stop()
@@ -64,7 +80,12 @@ func (h *Host) toolHandler(p scrapers.Plugin, t scrapers.Tool) mcp.ToolHandler {
 			cancel(cause)
 			freeSlot(ctx)
 		}
-		defer h.registerRequest(ctx, p.ID, c, func() { endCall(errClientCancelled) })()
+		unregister := h.registerRequest(ctx, p.ID, c, func() { endCall(errClientCancelled) })
+		if tr != nil {
+			// A task is cancelled by tasks/cancel, never by its request's id.
+			tr.onPromote(unregister)
+		}
+		defer unregister()
 		if c.Thread != "" {
 			done, err := h.stores.Calls.Start(ctx, calls.Key{License: c.LicenseHash, Thread: c.Thread}, func() { endCall(scrapers.ErrCancelled) })
 			if err != nil {
@@ -72,6 +93,11 @@ func (h *Host) toolHandler(p scrapers.Plugin, t scrapers.Tool) mcp.ToolHandler {
 			} else {
 				defer done()
 			}
+		}
+		if tr != nil {
+			// Before the thread's registration ends: POST /cancel answers
+			// once the task's end is stored.
+			defer func() { tr.finish(res) }()
 		}
 		stats := &callStats{}
 		args, maxAge, key, err := h.question(p, t, req.Params.Arguments)
@@ -91,14 +117,15 @@ func (h *Host) toolHandler(p scrapers.Plugin, t scrapers.Tool) mcp.ToolHandler {
 		// The call's own deadline is measured from its start and gives what
 		// was gathered rather than nothing; the run it starts (or joins)
 		// has its own, from its start.
-		waitCtx, stop := context.WithTimeoutCause(ctx, h.cfg.CallDeadline, errDeadline)
+		deadline := h.runDeadline(ctx)
+		waitCtx, stop := context.WithTimeoutCause(ctx, deadline, errDeadline)
 		defer stop()
 		prog := newProgress(ctx, req)
 		stats.Served = servedFresh
 		m := h.cache.Join(resultcache.Start{
 			Key: key, MaxAge: maxAge,
 			Context:  withCallStats(context.WithValue(ctx, ctxCaller, c), stats),
-			Deadline: h.cfg.CallDeadline, DeadlineCause: errDeadline,
+			Deadline: deadline, DeadlineCause: errDeadline,
 			Run: func(runCtx context.Context, call *scrapers.Call) (err error) {
 				defer func() {
 					if r := recover(); r != nil {
@@ -165,6 +192,9 @@ func (h *Host) toolHandler(p scrapers.Plugin, t scrapers.Tool) mcp.ToolHandler {
 // observeCall records one call's end: its metrics and its log line.
 // stats is nil for calls that go upstream for nothing (get_result).
 func (h *Host) observeCall(ctx context.Context, plugin, tool string, c caller, outcome string, items int, start time.Time, stats *callStats) {
+	if tr := taskRunFrom(ctx); tr != nil {
+		tr.noteOutcome(outcome)
+	}
 	h.metrics.calls.WithLabelValues(plugin, tool, outcome).Inc()
 	served := ""
 	if stats != nil {

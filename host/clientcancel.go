@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math/big"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/surfsense/pluginhost/host/calls"
@@ -32,8 +33,22 @@ var SlotWait = time.Second
 const ctxSlot ctxKey = 202
 
 // callSlot is a call's slot under MAX_CONCURRENT_CALLS: released when the
-// call's request ends, or at once when the call is cancelled.
-type callSlot struct{ release func() }
+// call's request ends, or at once when the call is cancelled. A call that
+// becomes a task keeps it past its request, until its run ends (tasks.go).
+type callSlot struct {
+	release func()
+	kept    atomic.Bool
+}
+
+// keep holds the slot past the request: its release is the holder's.
+func (s *callSlot) keep() { s.kept.Store(true) }
+
+// requestEnded releases the slot unless it is kept.
+func (s *callSlot) requestEnded() {
+	if !s.kept.Load() {
+		s.release()
+	}
+}
 
 func slotFrom(ctx context.Context) *callSlot {
 	s, _ := ctx.Value(ctxSlot).(*callSlot)

@@ -23,6 +23,8 @@ type Config struct {
 	ResultMaxBytes int           // RESULT_MAX_BYTES
 	ResultCacheTTL time.Duration // RESULT_CACHE_TTL; 0 turns the result cache off
 	CallDeadline   time.Duration // CALL_DEADLINE
+	TaskDeadline   time.Duration // TASK_DEADLINE: a task's deadline (tasks.go), longer than CallDeadline
+	TaskAfter      time.Duration // TASK_AFTER: how long a call runs before it becomes a task (at most CallDeadline)
 	PageTimeout    time.Duration // PAGE_TIMEOUT; 0 leaves each plugin its own default
 	ShutdownDrain  time.Duration // SHUTDOWN_DRAIN
 
@@ -71,6 +73,8 @@ func Defaults() Config {
 		ResultMaxBytes:     65536,
 		ResultCacheTTL:     5 * time.Minute,
 		CallDeadline:       240 * time.Second,
+		TaskDeadline:       30 * time.Minute,
+		TaskAfter:          5 * time.Second,
 		ShutdownDrain:      30 * time.Second,
 		RateLimitPerMinute: 120,
 		MaxConcurrentCalls: 16,
@@ -123,6 +127,9 @@ func (c *Config) validateRest() error {
 	}
 	if c.PageTimeout > 0 && c.CallDeadline > 0 && c.PageTimeout > c.CallDeadline {
 		errs = append(errs, fmt.Errorf("PAGE_TIMEOUT=%s is longer than CALL_DEADLINE=%s: a page's timeout must fit in the call's deadline", c.PageTimeout, c.CallDeadline))
+	}
+	if c.TaskDeadline > 0 && c.CallDeadline > 0 && c.TaskDeadline <= c.CallDeadline {
+		errs = append(errs, fmt.Errorf("TASK_DEADLINE=%s must be longer than CALL_DEADLINE=%s: a task is for calls that outlast a request", c.TaskDeadline, c.CallDeadline))
 	}
 	return errors.Join(errs...)
 }

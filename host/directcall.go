@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"maps"
+	"errors"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -24,7 +24,9 @@ import (
 // client that takes only JSON) goes to the SDK. TestDirectCallsMatchTheSDK
 // compares the two.
 
-const ctxDirectCall ctxKey = 202
+// ctxDirectCall was 202, the key of the call's slot (clientcancel.go), which
+// it hid: a direct call's cancel could not free its slot at once.
+const ctxDirectCall ctxKey = 203
 
 // metaServerInfo names the server in a 2026-07-28 result's _meta.
 const metaServerInfo = "io.modelcontextprotocol/serverInfo"
@@ -92,6 +94,9 @@ func (d *directCalls) serve(w http.ResponseWriter, r *http.Request, msg *rpcMess
 	}
 	d.served.Add(1)
 	res, err := handler(ctx, req)
+	if errors.Is(err, errAnsweredAsTask) {
+		return true // a CreateTaskResult went out (tasks.go)
+	}
 	noteMCPResult(r.Context(), res, err)
 	if err != nil || res == nil {
 		// The host's handlers answer every failure as a tool error; a Go
@@ -99,30 +104,22 @@ func (d *directCalls) serve(w http.ResponseWriter, r *http.Request, msg *rpcMess
 		dc.send(wireMessage{ID: msg.ID, Error: &wireError{Code: -32603, Message: errorText(err)}})
 		return true
 	}
-	res2 := *res
-	res = &res2
-	if res.Content == nil {
-		res.Content = []mcp.Content{} // as the SDK: never "null"
-	}
+	var raw []byte
+	var merr error
 	if p.newProto {
 		// As the SDK answers a request of 2026-07-28 (SEP-2575): the
 		// result says it is complete and names the server in _meta.
-		if _, named := res.Meta[metaServerInfo]; !named {
-			m := make(mcp.Meta, len(res.Meta)+1)
-			maps.Copy(m, res.Meta)
-			m[metaServerInfo] = d.impl
-			res.Meta = m
+		raw, merr = completeResult(res, d.impl)
+	} else {
+		res2 := *res
+		if res2.Content == nil {
+			res2.Content = []mcp.Content{} // as the SDK: never "null"
 		}
+		raw, merr = marshalNoEscape(&res2)
 	}
-	raw, merr := marshalNoEscape(res)
 	if merr != nil {
 		dc.send(wireMessage{ID: msg.ID, Error: &wireError{Code: -32603, Message: merr.Error()}})
 		return true
-	}
-	if p.newProto {
-		// The SDK's resultType is unexported; it is the wire's last
-		// member (the host's results ask no input of the client).
-		raw = append(raw[:len(raw)-1], `,"resultType":"complete"}`...)
 	}
 	dc.send(wireMessage{ID: msg.ID, Result: raw})
 	return true

@@ -48,6 +48,8 @@ var vars = []Var{
 	intVar("RESULT_MAX_BYTES", "65536", "Largest item payload returned whole; the rest goes to get_result", 1024, 64<<20, func(c *Config) *int { return &c.ResultMaxBytes }),
 	durVar("RESULT_CACHE_TTL", "5m", "How long an identical call (plugin, tool, arguments) is answered from the shared result cache (0: off)", 0, 24*time.Hour, func(c *Config) *time.Duration { return &c.ResultCacheTTL }),
 	durVar("CALL_DEADLINE", "240s", "A call's deadline", time.Second, 299*time.Second, func(c *Config) *time.Duration { return &c.CallDeadline }),
+	durVar("TASK_DEADLINE", "30m", "A task's deadline (MCP Tasks), longer than CALL_DEADLINE", time.Minute, 24*time.Hour, func(c *Config) *time.Duration { return &c.TaskDeadline }),
+	durVar("TASK_AFTER", "5s", "How long a call from a client that declares MCP Tasks runs before it becomes a task (0: at once)", 0, 298*time.Second, func(c *Config) *time.Duration { return &c.TaskAfter }),
 	durVar("PAGE_TIMEOUT", "each plugin's own (20s web-crawl, 30s the site fetchers)", "One upstream page's timeout, headers and body; at most CALL_DEADLINE", time.Second, 299*time.Second, func(c *Config) *time.Duration { return &c.PageTimeout }),
 	durVar("SHUTDOWN_DRAIN", "30s", "How long calls in flight may finish after SIGTERM", 0, 10*time.Minute, func(c *Config) *time.Duration { return &c.ShutdownDrain }),
 	boolVar("ALLOW_PRIVATE_NETWORKS", "false", "Tests and stand-ins only: lets scrapers reach loopback and private addresses", func(c *Config) *bool { return &c.AllowPrivateNetworks }),

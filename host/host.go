@@ -19,6 +19,7 @@ import (
 	"github.com/surfsense/pluginhost/host/ratelimit"
 	"github.com/surfsense/pluginhost/host/resultcache"
 	"github.com/surfsense/pluginhost/host/results"
+	"github.com/surfsense/pluginhost/host/tasks"
 	"github.com/surfsense/pluginhost/host/usage"
 	"github.com/surfsense/pluginhost/license"
 	"github.com/surfsense/pluginhost/oauthpage"
@@ -42,6 +43,9 @@ type Stores struct {
 	// this replica's memory (bounded) and shares runs on it alone.
 	ResultCache  resultcache.Store
 	ResultLeases resultcache.Leases
+	// Tasks keeps MCP Tasks (tasks.go) where every replica reads them; nil
+	// keeps them in this replica's memory (one replica).
+	Tasks tasks.Store
 	// Health reports the shared store's state for /readyz ("ok" or
 	// "degraded: …"); nil when there is none.
 	Health func() (ok bool, detail string)
@@ -98,6 +102,8 @@ type Host struct {
 	handler http.Handler
 	now     func() time.Time
 	usage   *usageSeries
+	// taskMetrics: the MCP Tasks' series (tasks.go).
+	taskMetrics *taskMetrics
 	// checks: the strict output schemas by plugin, when Options.CheckResult
 	// is set (resultcheck.go).
 	checks      map[string]resultSchemas
@@ -154,11 +160,15 @@ func New(cfg Config, opts Options) (*Host, error) {
 	if h.stores.Usage == nil {
 		h.stores.Usage = &usage.Memory{}
 	}
+	if h.stores.Tasks == nil {
+		h.stores.Tasks = &tasks.Memory{}
+	}
 	h.now = opts.Now
 	if h.now == nil {
 		h.now = time.Now
 	}
 	h.usage = newUsageSeries(h.metrics.reg)
+	h.taskMetrics = newTaskMetrics(h.metrics.reg)
 	h.cache = newResultCache(cfg, h.stores, log)
 	backend := opts.Backend
 	if backend == nil {

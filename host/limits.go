@@ -31,7 +31,7 @@ func (h *Host) limitCalls(plugin string) func(http.Handler) http.Handler {
 				return
 			} else {
 				slot := &callSlot{release: release}
-				defer release()
+				defer slot.requestEnded()
 				r = r.WithContext(context.WithValue(r.Context(), ctxSlot, slot))
 			}
 			ok, retry, err := h.stores.Limits.Allow(lctx, c.LicenseHash, plugin, h.cfg.RateLimitFor(plugin))

@@ -107,11 +107,14 @@ func (s *mcpServers) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // newMCPServer is one of the plugin's servers. Its capabilities are honest:
 // tools, without listChanged (a stateless server cannot notify) and without
-// logging (it sends no log messages).
+// logging (it sends no log messages), and the extension MCP Tasks
+// (tasks.go), which server/discover lists.
 func (h *Host) newMCPServer(p scrapers.Plugin, schemas bool, handlers map[string]mcp.ToolHandler) *mcp.Server {
+	caps := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}
+	caps.AddExtension(tasksExtension, map[string]any{})
 	srv := mcp.NewServer(serverImplementation(p), &mcp.ServerOptions{
 		Logger:       sdkLogger(h.log),
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		Capabilities: caps,
 		SetCacheable: func(_ context.Context, req mcp.Request, c *mcp.Cacheable) {
 			if _, ok := req.(*mcp.ListToolsRequest); ok {
 				c.TTLMs, c.CacheScope = int(ToolsListTTL/time.Millisecond), "public"

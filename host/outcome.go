@@ -18,6 +18,8 @@ func (h *Host) shape(ctx context.Context, p scrapers.Plugin, t scrapers.Tool, c 
 	switch {
 	case errors.Is(cause, scrapers.ErrCancelled):
 		return toolError("The call was cancelled (POST /cancel for its thread): " + p.Name + " stopped and sent no further requests."), "cancelled"
+	case errors.Is(cause, errTaskCancelled):
+		return toolError(taskCancelledMessage(p)), "cancelled"
 	case errors.Is(cause, errClientCancelled):
 		return toolError("The client cancelled the call (notifications/cancelled): " + p.Name + " stopped and sent no further requests."), "cancelled"
 	case errors.Is(cause, scrapers.ErrShuttingDown):
@@ -30,9 +32,10 @@ func (h *Host) shape(ctx context.Context, p scrapers.Plugin, t scrapers.Tool, c 
 	out := call.Snapshot()
 	outcome := "ok"
 	if errors.Is(cause, errDeadline) {
-		msg := fmt.Sprintf("the call's deadline (%s) passed before it finished", h.cfg.CallDeadline)
+		deadline := h.deadlineOf(ctx)
+		msg := fmt.Sprintf("the call's deadline (%s) passed before it finished", deadline)
 		if len(out.Items) == 0 {
-			return toolError(fmt.Sprintf("%s did not finish within the call's deadline (%s) and gathered nothing; try fewer or smaller inputs.", p.Name, h.cfg.CallDeadline)), "deadline"
+			return toolError(fmt.Sprintf("%s did not finish within the call's deadline (%s) and gathered nothing; try fewer or smaller inputs.", p.Name, deadline)), "deadline"
 		}
 		out.Partial = true
 		out.Reasons = append(out.Reasons, msg)

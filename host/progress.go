@@ -14,6 +14,7 @@ type progress struct {
 	ctx    context.Context
 	notify func(context.Context, *mcp.ProgressNotificationParams) error // nil: nobody to tell
 	token  any
+	always bool // a call that may become a task: its progress is its statusMessage, token or not
 	mu     sync.Mutex
 	n      float64
 	msg    string
@@ -23,6 +24,8 @@ type progress struct {
 func newProgress(ctx context.Context, req *mcp.CallToolRequest) *progress {
 	p := &progress{ctx: ctx, token: req.Params.GetProgressToken()}
 	switch {
+	case taskRunFrom(ctx) != nil: // may become a task (tasks.go)
+		p.notify, p.always = taskRunFrom(ctx).progress, true
 	case directCallFrom(ctx) != nil: // run without the SDK (directcall.go)
 		p.notify = directCallFrom(ctx).notifyProgress
 	case req.Session != nil:
@@ -32,7 +35,7 @@ func newProgress(ctx context.Context, req *mcp.CallToolRequest) *progress {
 }
 
 func (p *progress) report(message string, done, total int) {
-	if p.token == nil {
+	if p.token == nil && !p.always {
 		return
 	}
 	p.mu.Lock()
@@ -42,7 +45,7 @@ func (p *progress) report(message string, done, total int) {
 }
 
 func (p *progress) heartbeat(items int) {
-	if p.token == nil {
+	if p.token == nil && !p.always {
 		return
 	}
 	p.mu.Lock()

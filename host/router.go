@@ -8,8 +8,8 @@ import (
 
 // routes is the public router (CONTRACTS.md, "Routes"). Each route's handler
 // lives in a file of its own: licenseroute.go, cancel.go, usageroute.go,
-// index.go; the MCP servers' middleware in licensecheck.go, limits.go and
-// drain.go.
+// index.go; the MCP servers' middleware in licensecheck.go, limits.go,
+// drain.go and tasksmethods.go (MCP Tasks' tasks/*).
 func (h *Host) routes() http.Handler {
 	r := chi.NewRouter()
 	r.Use(requestID, h.accessLog)
@@ -33,7 +33,7 @@ func (h *Host) routes() http.Handler {
 	for _, m := range h.plugins {
 		// The license is checked before the method (CONTRACTS.md, "The
 		// license"): a bad key on GET is a 401, not a 405.
-		mcpRoute := chi.Chain(h.readMessage, h.startMCPSpan, h.cancelByRequest(m.plugin.ID), h.limitCalls(m.plugin.ID)).Handler(m.handler)
+		mcpRoute := chi.Chain(h.readMessage, h.startMCPSpan, h.cancelByRequest(m.plugin.ID), h.serveTaskMethods(m.plugin.ID), h.limitCalls(m.plugin.ID)).Handler(m.handler)
 		r.With(h.observeMCP(m.plugin), h.refuseWhileDraining, h.requireLicense).Handle("/"+m.plugin.ID+"/mcp", onlyPOST(mcpRoute))
 	}
 	for _, p := range h.parts {

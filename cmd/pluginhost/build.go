@@ -32,7 +32,7 @@ func buildHost(ctx context.Context, cfg host.Config, logger *slog.Logger, tel *t
 		opts.Stores = host.Stores{
 			Licenses: rs.Licenses(), Calls: rs.Calls(), Results: rs.Results(), Limits: rs.Limiter(),
 			OAuthStates: rs.SeenStates(), Usage: rs.Usage(), Health: rs.Check,
-			ResultCache: rs.ResultCache(), ResultLeases: rs.ResultCache(),
+			ResultCache: rs.ResultCache(), ResultLeases: rs.ResultCache(), Tasks: rs.Tasks(),
 		}
 	}
 	h, err := host.New(cfg, opts)
