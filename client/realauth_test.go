@@ -83,9 +83,17 @@ func needChromium(t *testing.T) string {
 	return ""
 }
 
-// startAuthServer runs script (in authServersDir) with env and returns the
-// issuer it prints; it is stopped at the test's cleanup.
-func startAuthServer(t *testing.T, node, script string, env ...string) string {
+// nodeAuthServer is what an authorization server script prints once it
+// listens: its issuer, and the resource server's client when it makes one.
+type nodeAuthServer struct {
+	Issuer   string `json:"issuer"`
+	RSID     string `json:"rs_id"`
+	RSSecret string `json:"rs_secret"`
+}
+
+// startAuthServer runs script (in authServersDir) with env and returns what
+// it prints; it is stopped at the test's cleanup.
+func startAuthServer(t *testing.T, node, script string, env ...string) nodeAuthServer {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, node, script)
@@ -100,7 +108,13 @@ func startAuthServer(t *testing.T, node, script string, env ...string) string {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cancel(); cmd.Wait() })
+	t.Cleanup(func() {
+		cancel()
+		cmd.Wait()
+		if t.Failed() {
+			t.Logf("%s's stderr:\n%s", script, tail(stderr.String()))
+		}
+	})
 	line := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(out)
@@ -114,17 +128,17 @@ func startAuthServer(t *testing.T, node, script string, env ...string) string {
 	}()
 	select {
 	case l := <-line:
-		var v struct{ Issuer string }
+		var v nodeAuthServer
 		if err := json.Unmarshal([]byte(l), &v); err != nil || v.Issuer == "" {
-			t.Fatalf("%s printed %q", script, l)
+			t.Fatalf("%s printed no issuer", script)
 		}
-		return v.Issuer
+		return v
 	case <-time.After(60 * time.Second):
 		cancel()
 		cmd.Wait()
 		t.Fatalf("%s did not start within 60 s; stderr:\n%s", script, tail(stderr.String()))
 	}
-	return ""
+	return nodeAuthServer{}
 }
 
 func tail(s string) string {
@@ -394,9 +408,14 @@ func browse(t *testing.T, bin string, steps ...chromedp.Action[chromedp.Void]) s
 	defer cancelAlloc()
 	ctx, cancel := chromedp.NewContext(allocCtx)
 	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
-	defer cancelTimeout()
-	if err := chromedp.Do(ctx, steps...); err != nil {
+	// The first run starts the browser, which lives as long as ctx: no
+	// timeout on it, only on the steps.
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatalf("chromium did not start: %v", err)
+	}
+	stepsCtx, cancelSteps := context.WithTimeout(ctx, 60*time.Second)
+	defer cancelSteps()
+	if err := chromedp.Do(stepsCtx, steps...); err != nil {
 		loc, _ := chromedp.Run(ctx, chromedp.Location())
 		text, _ := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("body")))
 		t.Fatalf("chromium: %v (at %s, saying %.300q)", err, redactQuery(loc), text)

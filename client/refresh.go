@@ -2,9 +2,14 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"net/url"
+	"strconv"
+	"strings"
 	"time"
 
 	"golang.org/x/oauth2"
@@ -59,32 +64,25 @@ func (c *Client) refresh(ctx context.Context, p InstalledPlugin) (InstalledPlugi
 	if off := notAllowed(c.Egress, PurposePlugin, te.Hostname()); len(off) > 0 {
 		return cur, false, egressError(PurposePlugin, off)
 	}
-	cfg := oauth2.Config{
-		ClientID: cred.ClientID, ClientSecret: cred.ClientSecret,
-		Endpoint: oauth2.Endpoint{TokenURL: cred.TokenEndpoint, AuthStyle: cred.AuthStyle},
-	}
-	hctx := context.WithValue(ctx, oauth2.HTTPClient, c.consentedHTTP())
-	tok, err := cfg.TokenSource(hctx, &oauth2.Token{RefreshToken: cred.RefreshToken}).Token()
+	tok, err := refreshGrant(ctx, c.consentedHTTP(), cred, c.now())
 	if err != nil {
-		var re *oauth2.RetrieveError
-		if errors.As(err, &re) && re.Response != nil && (re.Response.StatusCode == 400 || re.Response.StatusCode == 401) {
-			return c.refreshRefused(ctx, p.ID)
-		}
+		var te *tokenError
 		var ae *Error
-		if errors.As(err, &ae) {
+		switch {
+		case errors.As(err, &te) && (te.status == 400 || te.status == 401):
+			return c.refreshRefused(ctx, p.ID)
+		case errors.As(err, &ae):
 			return cur, false, ae
-		}
-		if ctx.Err() != nil {
+		case ctx.Err() != nil:
 			return cur, false, ctx.Err()
+		case errors.As(err, &te):
+			return cur, false, fmt.Errorf("the token endpoint %s answered HTTP %d; the sign-in is kept", urlHost(cred.TokenEndpoint), te.status)
 		}
-		if errors.As(err, &re) && re.Response != nil {
-			return cur, false, fmt.Errorf("the token endpoint %s answered HTTP %d; the sign-in is kept", urlHost(cred.TokenEndpoint), re.Response.StatusCode)
-		}
-		return cur, false, fmt.Errorf("the token endpoint %s could not be reached; the sign-in is kept", urlHost(cred.TokenEndpoint))
+		return cur, false, fmt.Errorf("the token endpoint %s could not be reached; the sign-in is kept: %w", urlHost(cred.TokenEndpoint), err)
 	}
-	cred.AccessToken, cred.TokenType, cred.Expiry = tok.AccessToken, tok.TokenType, tok.Expiry.UTC()
-	if tok.RefreshToken != "" {
-		cred.RefreshToken = tok.RefreshToken
+	cred.AccessToken, cred.TokenType, cred.Expiry = tok.accessToken, tok.tokenType, tok.expiry
+	if tok.refreshToken != "" {
+		cred.RefreshToken = tok.refreshToken // providers rotate it
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -148,4 +146,86 @@ func (c *Client) RefreshExpiring(ctx context.Context) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// refreshed is a refresh's answer.
+type refreshed struct {
+	accessToken, tokenType, refreshToken string
+	expiry                               time.Time
+}
+
+// tokenError is a token endpoint's refusal (RFC 6749 section 5.2). It never
+// holds the request, whose form carries the refresh token.
+type tokenError struct {
+	status      int
+	code        string
+	description string
+}
+
+func (e *tokenError) Error() string {
+	s := fmt.Sprintf("the token endpoint refused with HTTP %d", e.status)
+	if e.code != "" {
+		s += " (" + e.code + ")"
+	}
+	return s
+}
+
+// refreshGrant asks the token endpoint for new tokens with the refresh
+// token (RFC 6749 section 6), naming the resource (RFC 8707) as the MCP
+// authorization spec asks of every token request, which golang.org/x/oauth2's
+// refresh cannot. The client authenticates as it was registered: a public
+// client by client_id alone, one with a secret as AuthStyle says.
+func refreshGrant(ctx context.Context, hc *http.Client, cred OAuthCredential, now time.Time) (refreshed, error) {
+	form := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {cred.RefreshToken}}
+	if cred.Resource != "" {
+		form.Set("resource", cred.Resource)
+	}
+	basic := cred.ClientSecret != "" && cred.AuthStyle != oauth2.AuthStyleInParams
+	if !basic {
+		form.Set("client_id", cred.ClientID)
+		if cred.ClientSecret != "" {
+			form.Set("client_secret", cred.ClientSecret)
+		}
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, cred.TokenEndpoint, strings.NewReader(form.Encode()))
+	if err != nil {
+		return refreshed{}, fmt.Errorf("the sign-in's token endpoint is not a URL")
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
+	if basic {
+		req.SetBasicAuth(url.QueryEscape(cred.ClientID), url.QueryEscape(cred.ClientSecret))
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		var ae *Error
+		if errors.As(err, &ae) {
+			return refreshed{}, ae
+		}
+		return refreshed{}, err // names the endpoint, never the form
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if resp.StatusCode != http.StatusOK {
+		var v struct {
+			Error       string `json:"error"`
+			Description string `json:"error_description"`
+		}
+		json.Unmarshal(body, &v)
+		return refreshed{}, &tokenError{status: resp.StatusCode, code: cleanText(v.Error, 64), description: cleanText(v.Description, 200)}
+	}
+	var v struct {
+		AccessToken  string          `json:"access_token"`
+		TokenType    string          `json:"token_type"`
+		RefreshToken string          `json:"refresh_token"`
+		ExpiresIn    json.RawMessage `json:"expires_in"`
+	}
+	if err := json.Unmarshal(body, &v); err != nil || v.AccessToken == "" {
+		return refreshed{}, &tokenError{status: resp.StatusCode, code: "no access_token in the answer"}
+	}
+	r := refreshed{accessToken: v.AccessToken, tokenType: v.TokenType, refreshToken: v.RefreshToken}
+	if secs, err := strconv.ParseInt(strings.Trim(string(v.ExpiresIn), `"`), 10, 64); err == nil && secs > 0 {
+		r.expiry = now.Add(time.Duration(secs) * time.Second).UTC()
+	}
+	return r, nil
 }

@@ -30,7 +30,7 @@ func newOIDCRig(t *testing.T, accessTTL time.Duration) *oidcRig {
 	ps := newProtectedServer(t, "list_events", "create_event")
 	secret := randomTestSecret(t)
 	issuer := startAuthServer(t, node, "oidc.mjs", "RESOURCE="+ps.URL(), "RS_SECRET="+secret,
-		"ACCESS_TTL="+strconv.Itoa(int(accessTTL.Seconds())))
+		"ACCESS_TTL="+strconv.Itoa(int(accessTTL.Seconds()))).Issuer
 	ps.trust(t, issuer, "mcp-resource-server", secret)
 	h := startTLSPluginHost(t)
 	port, serve := callbackServer(t)
