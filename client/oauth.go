@@ -206,4 +206,3 @@ func getJSON[T any](ctx context.Context, hc *http.Client, rawURL string) (*T, er
 	}
 	return &v, nil
 }
-

@@ -101,7 +101,9 @@ func (l StaticLicense) Format(f fmt.State, verb rune) {
 func (l StaticLicense) LogValue() slog.Value { return slog.StringValue(l.String()) }
 
 // MarshalJSON marshals what String says, never the key.
-func (l StaticLicense) MarshalJSON() ([]byte, error) { return []byte(fmt.Sprintf("%q", l.String())), nil }
+func (l StaticLicense) MarshalJSON() ([]byte, error) {
+	return []byte(fmt.Sprintf("%q", l.String())), nil
+}
 
 // Format prints how many plugins the store holds, never a credential.
 func (s *MemoryStore) Format(f fmt.State, verb rune) {
