@@ -204,18 +204,9 @@ func (t target) label() string {
 func scrapeSchema(s *jsonschema.Schema) {
 	scrapers.ListMax(s, maxSources, "urls", "usernames")
 	scrapers.IntRange(s, "max_items", 1, maxMaxItems, defaultMaxItems)
-	cursorSchema(s)
-}
-
-// cursorSchema bounds the cursor argument.
-func cursorSchema(s *jsonschema.Schema) {
-	if p := s.Properties["cursor"]; p != nil {
-		p.MaxLength = jsonschema.Ptr(maxCursorLen)
-	}
 }
 
 func detailsSchema(s *jsonschema.Schema) {
 	scrapers.ListMax(s, maxSources, "urls", "usernames")
 	scrapers.IntRange(s, "comments", 0, maxComments, defaultComments)
-	cursorSchema(s)
 }

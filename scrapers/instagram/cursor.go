@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+
+	"github.com/surfsense/pluginhost/scrapers"
 )
 
 // Kinds of listing a cursor continues.
@@ -13,9 +15,10 @@ const (
 	cursorComments = "comments" // a post's comments (details)
 )
 
-// maxCursorLen bounds a cursor argument; Instagram's own end_cursor values
-// are a few hundred characters.
-const maxCursorLen = 4096
+// maxCursorLen bounds a cursor argument (as the schema says,
+// scrapers.Tool.WithCursor); Instagram's own end_cursor values are a few
+// hundred characters.
+const maxCursorLen = scrapers.MaxCursorLen
 
 var digitsRE = regexp.MustCompile(`^[0-9]{1,30}$`)
 

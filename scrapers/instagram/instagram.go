@@ -16,8 +16,6 @@ package instagram
 import (
 	"fmt"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
 	"github.com/surfsense/pluginhost/scrapers"
 )
 
@@ -53,11 +51,9 @@ func New(env scrapers.Env) (scrapers.Plugin, error) {
 		Unlisted: true,
 		Tools: []scrapers.Tool{
 			scrapers.NewTool("scrape", "Scrape Instagram", scrapeDescription, scrapeSchema, s.scrape).
-				WithItems(scrapers.ItemSchema[Post]()).
-				WithMeta("next_cursor", &jsonschema.Schema{Type: "string", Description: "continues the posts of the call's one profile (the scrape tool's cursor argument); absent when Instagram has no more"}),
+				WithItems(scrapers.ItemSchema[Post]()).WithCursor(),
 			scrapers.NewTool("details", "Instagram details", detailsDescription, detailsSchema, s.details).
-				WithItems(scrapers.AnyItem(scrapers.ItemSchema[Profile](), scrapers.ItemSchema[Post]())).
-				WithMeta("next_cursor", &jsonschema.Schema{Type: "string", Description: "continues the comments of the call's one post (the details tool's cursor argument); absent when Instagram has no more"}),
+				WithItems(scrapers.AnyItem(scrapers.ItemSchema[Profile](), scrapers.ItemSchema[Post]())).WithCursor(),
 		},
 	}, nil
 }

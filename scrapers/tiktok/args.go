@@ -203,12 +203,4 @@ func scrapeSchema(s *jsonschema.Schema) {
 	scrapers.ListMax(s, maxSources, "urls", "profiles", "hashtags", "search_queries")
 	scrapers.Choice(s, "search_type", "videos", "users")
 	scrapers.IntRange(s, "max_items", 1, maxMaxItems, defaultMaxItems)
-	cursorSchema(s)
-}
-
-// cursorSchema bounds the cursor argument.
-func cursorSchema(s *jsonschema.Schema) {
-	if p := s.Properties["cursor"]; p != nil {
-		p.MaxLength = jsonschema.Ptr(maxCursorLen)
-	}
 }

@@ -200,7 +200,6 @@ func (a *commentsArgs) Validate() error {
 func commentsSchema(s *jsonschema.Schema) {
 	scrapers.ListMax(s, maxSources, "urls", "video_ids")
 	scrapers.IntRange(s, "max_comments", 1, maxMaxComments, defaultMaxComments)
-	cursorSchema(s)
 }
 
 // comments runs the comments tool: each video's comments in turn, paged

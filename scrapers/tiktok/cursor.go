@@ -20,8 +20,9 @@ const (
 	cursorComments    = "comments" // a video's comments: Key the video id, ID its author
 )
 
-// maxCursorLen bounds a cursor argument.
-const maxCursorLen = 2048
+// maxCursorLen bounds a cursor argument (as the schema says,
+// scrapers.Tool.WithCursor).
+const maxCursorLen = scrapers.MaxCursorLen
 
 const badCursor = "is not a cursor this plugin gave (give the next_cursor of a previous answer as it was)"
 

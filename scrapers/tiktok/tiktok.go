@@ -17,8 +17,6 @@ package tiktok
 import (
 	"fmt"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
 	"github.com/surfsense/pluginhost/scrapers"
 	"github.com/surfsense/pluginhost/scrapers/render"
 )
@@ -64,17 +62,14 @@ func New(env scrapers.Env) (scrapers.Plugin, error) {
 		}
 		s.renderer = r
 	}
-	cursor := &jsonschema.Schema{Type: "string", Description: "continues the call's one listing (the tool's cursor argument); absent when TikTok has no more"}
 	p := scrapers.Plugin{
 		ID:   ID,
 		Name: "TikTok",
 		Tools: []scrapers.Tool{
 			scrapers.NewTool("scrape", "Scrape TikTok", scrapeDescription, scrapeSchema, s.scrape).
-				WithItems(scrapers.AnyItem(scrapers.ItemSchema[Video](), scrapers.ItemSchema[Profile](), scrapers.ItemSchema[Hashtag]())).
-				WithMeta("next_cursor", cursor),
+				WithItems(scrapers.AnyItem(scrapers.ItemSchema[Video](), scrapers.ItemSchema[Profile](), scrapers.ItemSchema[Hashtag]())).WithCursor(),
 			scrapers.NewTool("comments", "TikTok comments", commentsDescription, commentsSchema, s.comments).
-				WithItems(scrapers.ItemSchema[Comment]()).
-				WithMeta("next_cursor", cursor),
+				WithItems(scrapers.ItemSchema[Comment]()).WithCursor(),
 		},
 		Vars: render.Vars,
 		Status: func() (string, string) {
