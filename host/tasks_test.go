@@ -55,6 +55,7 @@ type crawlArgs struct {
 	Hold  bool   `json:"hold,omitempty"`
 	Size  int    `json:"size,omitempty"` // bytes of text per item
 	Tag   string `json:"tag,omitempty"`  // makes a question distinct
+	Sleep int    `json:"sleep_ms,omitempty"`
 }
 
 func (p *taskPlugin) ctor(scrapers.Env) (scrapers.Plugin, error) {
@@ -67,6 +68,13 @@ func (p *taskPlugin) ctor(scrapers.Env) (scrapers.Plugin, error) {
 				call.Progress(fmt.Sprintf("page %d of %d", i, n), i, n)
 			}
 			p.started <- struct{}{}
+			if a.Sleep > 0 {
+				select {
+				case <-ctx.Done():
+					return ctx.Err()
+				case <-time.After(time.Duration(a.Sleep) * time.Millisecond):
+				}
+			}
 			if !a.Hold {
 				return nil
 			}
