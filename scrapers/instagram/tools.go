@@ -116,7 +116,7 @@ func walk[T any](ctx context.Context, want int, start position, first *pageOf[T]
 	at, pg := start, first
 	for pages := 0; ; pages++ {
 		if pg == nil {
-			if pages > maxListPages {
+			if pages >= maxListPages {
 				return have, &at, fmt.Errorf("stopped after %d pages", maxListPages)
 			}
 			if ctx.Err() != nil {

@@ -112,10 +112,13 @@ type position struct {
 func walk[T any](ctx context.Context, want int, start position, first *pageOf[T], pageSize int,
 	fetch func(ctx context.Context, at string, n int) (*pageOf[T], error), add func(T) bool) (have int, next *position, err error) {
 	at, pg := start, first
+	// TikTok often sends fewer than asked (20 comments of 50): room for
+	// pages of half the size, and a bound all the same.
+	maxPages := max(maxListPages, 2*(want+pageSize-1)/pageSize+5)
 	for pages := 0; ; pages++ {
 		if pg == nil {
-			if pages > maxListPages {
-				return have, &at, fmt.Errorf("stopped after %d pages", maxListPages)
+			if pages >= maxPages {
+				return have, &at, fmt.Errorf("stopped after %d pages", maxPages)
 			}
 			if ctx.Err() != nil {
 				return have, &at, scrapers.ContextError(ctx)

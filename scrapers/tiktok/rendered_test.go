@@ -1,11 +1,13 @@
 package tiktok
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -152,4 +154,25 @@ func FuzzScrapeArgs(f *testing.F) {
 			t.Fatalf("accepted %s: %d sources, cursor %v", b, n, a.cursor)
 		}
 	})
+}
+
+// TestWalkIsBounded: a site that sends one item a page stops the walk at
+// its page bound, with the cursor to go on from and the reason.
+func TestWalkIsBounded(t *testing.T) {
+	fetches := 0
+	have, next, err := walk(context.Background(), 100, position{}, nil, 30, func(_ context.Context, at string, n int) (*pageOf[int], error) {
+		fetches++
+		i, _ := strconv.Atoi(at)
+		return &pageOf[int]{Items: []int{i}, Cursor: strconv.Itoa(i + 1), More: true}, nil
+	}, func(int) bool { return true })
+	if fetches != 13 || have != 13 || next == nil || next.After != "13" || err == nil || !strings.Contains(err.Error(), "stopped after 13 pages") {
+		t.Errorf("%d fetches, %d items, next %+v, %v", fetches, have, next, err)
+	}
+	// A page of nothing new ends the walk where the next page starts.
+	have, next, err = walk(context.Background(), 10, position{}, nil, 30, func(_ context.Context, at string, n int) (*pageOf[int], error) {
+		return &pageOf[int]{Items: []int{1, 2}, Cursor: at + "x", More: true}, nil
+	}, func(i int) bool { return false })
+	if have != 0 || next == nil || next.After != "x" || err != nil {
+		t.Errorf("stale pages: %d, %+v, %v", have, next, err)
+	}
 }
