@@ -32,6 +32,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -376,22 +377,26 @@ func selfSignedCert(t *testing.T, name string) (tls.Certificate, []byte) {
 	return cert, certPEM
 }
 
-// callbackServer serves the client's callback at 127.0.0.1 on a port fixed
-// before the client is built.
-func callbackServer(t *testing.T) (port int, serve func(*Client)) {
+// callbackServer serves a client's callback at 127.0.0.1 on a port fixed
+// before the client is built; use says which client's.
+func callbackServer(t *testing.T) (port int, use func(*Client)) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	port = ln.Addr().(*net.TCPAddr).Port
-	return port, func(c *Client) {
-		mux := http.NewServeMux()
-		mux.Handle(CallbackPath, c.CallbackHandler())
-		srv := &httptest.Server{Listener: ln, Config: &http.Server{Handler: mux}}
-		srv.Start()
-		t.Cleanup(srv.Close)
-	}
+	var current atomic.Pointer[Client]
+	srv := &httptest.Server{Listener: ln, Config: &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c := current.Load()
+		if r.URL.Path != CallbackPath || c == nil {
+			http.NotFound(w, r)
+			return
+		}
+		c.CallbackHandler().ServeHTTP(w, r)
+	})}}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return ln.Addr().(*net.TCPAddr).Port, current.Store
 }
 
 // browse runs headless chromium through steps, with plugins.test mapped to

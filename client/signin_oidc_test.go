@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
@@ -22,18 +23,20 @@ type oidcRig struct {
 	mcp    *protectedServer
 	host   *tlsPluginHost
 	c      *Client
+	serve  func(*Client) // serves another client's callback on the same port
 }
 
 func newOIDCRig(t *testing.T, accessTTL time.Duration) *oidcRig {
 	t.Helper()
 	node := needNode(t, "oidc-provider")
 	ps := newProtectedServer(t, "list_events", "create_event")
-	secret := randomTestSecret(t)
-	issuer := startAuthServer(t, node, "oidc.mjs", "RESOURCE="+ps.URL(), "RS_SECRET="+secret,
-		"ACCESS_TTL="+strconv.Itoa(int(accessTTL.Seconds()))).Issuer
-	ps.trust(t, issuer, "mcp-resource-server", secret)
 	h := startTLSPluginHost(t)
 	port, serve := callbackServer(t)
+	secret := randomTestSecret(t)
+	loopback := fmt.Sprintf("http://127.0.0.1:%d%s", port, CallbackPath)
+	issuer := startAuthServer(t, node, "oidc.mjs", "RESOURCE="+ps.URL(), "RS_SECRET="+secret,
+		"ACCESS_TTL="+strconv.Itoa(int(accessTTL.Seconds())), "PREREGISTERED_REDIRECTS="+h.URL+"/oauth/callback "+loopback).Issuer
+	ps.trust(t, issuer, "mcp-resource-server", secret)
 	consents := &Consents{}
 	consents.Allow("127.0.0.1")
 	c := &Client{Store: &MemoryStore{}, Egress: consents, CallbackPort: port, SignInAs: SignInAs{PublicClient: h.URL}}
@@ -41,7 +44,7 @@ func newOIDCRig(t *testing.T, accessTTL time.Duration) *oidcRig {
 	if err := c.SetThirdPartyAllowed(context.Background(), true); err != nil {
 		t.Fatal(err)
 	}
-	return &oidcRig{issuer: issuer, mcp: ps, host: h, c: c}
+	return &oidcRig{issuer: issuer, mcp: ps, host: h, c: c, serve: serve}
 }
 
 func randomTestSecret(t *testing.T) string {

@@ -6,7 +6,9 @@
 // development interactions, which headless Chromium fills in.
 //
 // Env: RESOURCE, the MCP server's URL; RS_SECRET, the resource server's
-// client secret; ACCESS_TTL, the access token's lifetime in seconds.
+// client secret; ACCESS_TTL, the access token's lifetime in seconds;
+// PREREGISTERED_REDIRECTS, the redirects of the client registered in
+// advance (surfsense-preregistered), space-separated.
 // Prints one JSON line {"issuer": ...} once it listens on 127.0.0.1.
 import http from 'node:http';
 import Provider from 'oidc-provider';
@@ -26,6 +28,14 @@ server.listen(0, '127.0.0.1', () => {
       grant_types: [],
       response_types: [],
       redirect_uris: [],
+    }, {
+      // A public client registered in advance, as a registry entry's
+      // auth.client_id names one.
+      client_id: 'surfsense-preregistered',
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      redirect_uris: (process.env.PREREGISTERED_REDIRECTS || 'https://unused.test/cb').split(' '),
     }],
     scopes: ['openid', 'offline_access', 'mcp'],
     features: {
