@@ -25,7 +25,11 @@ type getResultArgs struct {
 }
 
 func (a *getResultArgs) Validate() error {
-	if !strings.HasPrefix(a.ResultID, "res_") || len(a.ResultID) != 36 {
+	// res_ and 32 hex digits; a result one replica alone keeps has
+	// -on-<replica> after them (results.LocalID).
+	base, replica, local := strings.Cut(a.ResultID, "-on-")
+	if !strings.HasPrefix(base, "res_") || len(base) != 36 || strings.Trim(base[4:], "0123456789abcdef") != "" ||
+		(local && (replica == "" || results.ReplicaName(replica) != replica)) {
 		return scrapers.Argf("result_id", "must be a result_id returned by a previous call of this license (res_ and 32 hex digits)")
 	}
 	if a.Offset != nil && *a.Offset < 0 {
@@ -78,8 +82,11 @@ func (h *Host) getResult(ctx context.Context, c caller, plugin string, raw json.
 	rctx, endSpan := h.childSpan(ctx, "result read")
 	st, err := h.stores.Results.Get(rctx, c.LicenseHash, args.ResultID)
 	endSpan(err)
+	var elsewhere *results.HeldElsewhereError
 	if errors.Is(err, results.ErrNotFound) {
 		return toolError(scrapers.Argf("result_id", "%v", err).Error()), "bad_arguments", 0
+	} else if errors.As(err, &elsewhere) {
+		return toolError(err.Error()), "tool_error", 0
 	} else if err != nil {
 		return toolError("the stored result could not be read: " + err.Error()), "tool_error", 0
 	}

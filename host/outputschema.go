@@ -36,6 +36,7 @@ func envelopeFields() map[string]*jsonschema.Schema {
 		"total_items":     nonNegative("how many items the whole result has"),
 		"offset":          nonNegative("the index of the first item of this page"),
 		"result_id":       {Type: "string", Description: "where the rest of a large result is kept: pass it to get_result"},
+		"result_held_by":  {Type: "string", Description: "set when the rest of the result is kept in one replica's memory only (the shared store refused it): that replica's name; get_result answers there, and other replicas say so"},
 		"next_offset":     nonNegative("the offset to pass to get_result for the next page; absent on the last page"),
 		"cut_items":       cutItemsSchema,
 		"cached":          {Type: "boolean", Description: "true when the result was answered from the shared cache"},

@@ -10,6 +10,7 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 
+	"github.com/surfsense/pluginhost/host/results"
 	"github.com/surfsense/pluginhost/scrapers"
 )
 
@@ -22,7 +23,11 @@ type Page struct {
 	TotalItems     int               `json:"total_items"`
 	Offset         int               `json:"offset"`
 	ResultID       string            `json:"result_id,omitempty"`
-	NextOffset     *int              `json:"next_offset,omitempty"`
+	// ResultHeldBy names the replica whose memory alone keeps the rest of
+	// the result, when the store the replicas share refused it
+	// (results.LocalID): get_result answers there only.
+	ResultHeldBy string `json:"result_held_by,omitempty"`
+	NextOffset   *int   `json:"next_offset,omitempty"`
 	// CutItems names the items on this page that were cut to fit
 	// RESULT_MAX_BYTES; get_result with whole returns each uncut.
 	CutItems []CutItem `json:"cut_items,omitempty"`
@@ -99,6 +104,9 @@ func (h *Host) page(ctx context.Context, c caller, plugin, tool string, out scra
 			}
 			p.ResultID = id
 		}
+	}
+	if p.ResultID != "" {
+		p.ResultHeldBy, _ = results.HeldBy(p.ResultID)
 	}
 	if end < len(out.Items) {
 		next := end

@@ -68,10 +68,14 @@
 //     replica's ratelimit.Memory), so each replica enforces the limits alone
 //     until Redis answers: at most N times the limit across N replicas, but
 //     never zero. A slot held by a replica that died lapses after CallTTL.
-//   - Results: stored in this replica's memory while Redis is down; Get
-//     looks in Redis first, then in memory, so a result stored during the
-//     fault is readable from the replica that stored it, for 24 hours or
-//     until it restarts.
+//   - Results: stored in this replica's memory while Redis is down or full
+//     (refusing the write with OOM: maxmemory and noeviction), under an id
+//     that names this replica (results.LocalID), and the call's answer says
+//     so (result_held_by). Get looks in Redis first, then in memory, so such
+//     a result is readable from the replica that stored it, for 24 hours or
+//     until it restarts; every other replica answers that the result is
+//     held by that replica, by name, never that it expired. A full Redis is
+//     not a fault: reads go on, and each write it refuses falls back alone.
 //   - Result cache: this replica's memory; leases are granted at once, so
 //     each replica runs its own questions until Redis answers.
 //   - Tasks: none created. A task must be readable on every replica before

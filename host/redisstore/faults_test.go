@@ -130,8 +130,10 @@ func TestKillRedisFallsBackAndRecovers(t *testing.T) {
 		if st, err := a.Results().Get(ctx, h, id); err != nil || st.Plugin != "amazon" {
 			t.Errorf("Get of a result stored during the fault: %v", err)
 		}
-		if _, err := b.Results().Get(ctx, h, id); !errors.Is(err, results.ErrNotFound) {
-			t.Errorf("Get on another replica: %v, want ErrNotFound", err)
+		// The other replica says where it is, not that there is none.
+		var elsewhere *results.HeldElsewhereError
+		if _, err := b.Results().Get(ctx, h, id); !errors.As(err, &elsewhere) || elsewhere.Replica != a.ReplicaID() {
+			t.Errorf("Get on another replica: %v, want it held by %s", err, a.ReplicaID())
 		}
 	})
 	kA := calls.Key{License: h, Thread: "on-a"}

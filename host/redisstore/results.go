@@ -33,9 +33,13 @@ func (r resultStore) Put(ctx context.Context, owner string, st results.Stored) (
 		return s.rdb.Set(ctx, s.key("res", id), b, results.TTL).Err()
 	})
 	if err != nil {
-		// Kept on this replica only: get_result works when it lands here.
+		// Kept on this replica only, under an id that names it: get_result
+		// works when it lands here, and the other replicas say where it is.
 		s.fallback("results")
-		return s.resMem.Put(ctx, owner, st)
+		id = results.LocalID(s.replica)
+		s.resMem.Keep(owner, id, st)
+		s.log.Warn("a large result is kept in this replica's memory only: redis refused it", "replica", s.replica, "bytes", len(b), "error", err.Error())
+		return id, nil
 	}
 	return id, nil
 }
@@ -67,8 +71,14 @@ func (r resultStore) Get(ctx context.Context, owner, id string) (results.Stored,
 		s.fallback("results")
 	}
 	// Absent from Redis, or Redis unreachable: it may have been stored here
-	// during an outage.
-	return s.resMem.Get(ctx, owner, id)
+	// during an outage, or, when its id names another replica, there.
+	got, err := s.resMem.Get(ctx, owner, id)
+	if errors.Is(err, results.ErrNotFound) {
+		if holder, ok := results.HeldBy(id); ok && holder != results.ReplicaName(s.replica) {
+			return results.Stored{}, &results.HeldElsewhereError{ID: id, Replica: holder, Here: s.replica}
+		}
+	}
+	return got, err
 }
 
 // validResultID accepts the shape of results.NewID's ids ("res_" and hex

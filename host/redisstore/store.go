@@ -364,16 +364,17 @@ func (s *Store) do(ctx context.Context, d time.Duration, fn func(context.Context
 }
 
 // isFault tells errors that mean Redis cannot serve (network, timeouts,
-// loading, read-only, out of memory) from answers to a bad command and from
-// this replica's own pool being busy (which falls back for one command but
-// says nothing of Redis).
+// loading, read-only) from answers to a bad command and from this replica's
+// own pool being busy (which falls back for one command but says nothing of
+// Redis). A full Redis (OOM: maxmemory with noeviction) is no fault: it
+// still answers reads, so only the write it refused falls back.
 func isFault(err error) bool {
 	if errors.Is(err, redis.ErrPoolTimeout) {
 		return false
 	}
 	var re redis.Error
 	if errors.As(err, &re) {
-		for _, p := range []string{"LOADING", "READONLY", "MASTERDOWN", "BUSY", "TRYAGAIN", "CLUSTERDOWN", "OOM", "NOAUTH", "WRONGPASS", "NOPERM", "ERR max number of clients"} {
+		for _, p := range []string{"LOADING", "READONLY", "MASTERDOWN", "BUSY", "TRYAGAIN", "CLUSTERDOWN", "NOAUTH", "WRONGPASS", "NOPERM", "ERR max number of clients"} {
 			if strings.HasPrefix(re.Error(), p) {
 				return true
 			}

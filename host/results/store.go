@@ -8,6 +8,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"strings"
 	"sync"
 	"time"
 )
@@ -42,6 +44,55 @@ func NewID() string {
 	return "res_" + hex.EncodeToString(b[:])
 }
 
+// localMark joins a result id to the replica that alone keeps it (LocalID).
+const localMark = "-on-"
+
+// LocalID returns a fresh id for a result kept in the memory of replica
+// alone, because the store the replicas share refused it: the id names the
+// replica ("res_<hex>-on-<replica>"), so that every other replica can say
+// where the result is rather than that there is none.
+func LocalID(replica string) string {
+	return NewID() + localMark + ReplicaName(replica)
+}
+
+// ReplicaName is replica as a LocalID spells it: letters, digits and
+// dashes, at most 64.
+func ReplicaName(replica string) string {
+	var b strings.Builder
+	for _, c := range replica {
+		if b.Len() >= 64 {
+			break
+		}
+		if '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '-' {
+			b.WriteRune(c)
+		}
+	}
+	name := strings.Trim(b.String(), "-")
+	if name == "" {
+		name = "replica"
+	}
+	return name
+}
+
+// HeldBy is the replica a LocalID names; false for a shared result's id.
+func HeldBy(id string) (replica string, ok bool) {
+	_, replica, ok = strings.Cut(id, localMark)
+	return replica, ok && replica != ""
+}
+
+// HeldElsewhereError is Get's answer on one replica for a result that
+// another keeps in its memory alone (HeldBy).
+type HeldElsewhereError struct {
+	ID      string
+	Replica string // the replica that keeps it
+	Here    string // the replica asked
+}
+
+func (e *HeldElsewhereError) Error() string {
+	return fmt.Sprintf("result %s is kept in the memory of replica %s only: the store the replicas share (Redis) refused it when the call was made, and this request reached replica %s. "+
+		"Ask again, as a later request may reach %s, or make the call again", e.ID, e.Replica, e.Here, e.Replica)
+}
+
 // Memory is a Store in this process's memory. The zero value is ready.
 type Memory struct {
 	mu sync.Mutex
@@ -63,8 +114,15 @@ func (m *Memory) now() time.Time {
 	return time.Now()
 }
 
-func (m *Memory) Put(_ context.Context, owner string, s Stored) (string, error) {
+func (m *Memory) Put(ctx context.Context, owner string, s Stored) (string, error) {
 	id := NewID()
+	m.Keep(owner, id, s)
+	return id, nil
+}
+
+// Keep stores s under the id given (LocalID's, for a result the shared
+// store refused).
+func (m *Memory) Keep(owner, id string, s Stored) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.m == nil {
@@ -77,7 +135,6 @@ func (m *Memory) Put(_ context.Context, owner string, s Stored) (string, error) 
 		}
 	}
 	m.m[id] = memResult{owner: owner, s: s, expires: now.Add(TTL)}
-	return id, nil
 }
 
 func (m *Memory) Get(_ context.Context, owner, id string) (Stored, error) {

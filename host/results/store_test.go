@@ -34,3 +34,27 @@ func TestMemoryOwnerOnlyAndExpiry(t *testing.T) {
 		t.Fatal("ids repeat")
 	}
 }
+
+func TestLocalIDNamesItsReplica(t *testing.T) {
+	for replica, want := range map[string]string{"replica-a": "replica-a", "pluginhost--rev3-6f7d9c-xk2lp": "pluginhost--rev3-6f7d9c-xk2lp",
+		"a.b_c/d e": "abcde", "": "replica", "---": "replica", strings.Repeat("x", 100): strings.Repeat("x", 64)} {
+		id := LocalID(replica)
+		got, ok := HeldBy(id)
+		if !ok || got != want || ReplicaName(replica) != want || !strings.HasPrefix(id, "res_") || len(strings.SplitN(id, "-on-", 2)[0]) != 36 {
+			t.Errorf("LocalID(%q) = %q: held by %q (%v), want %q", replica, id, got, ok, want)
+		}
+	}
+	if r, ok := HeldBy(NewID()); ok {
+		t.Errorf("a shared id is held by %q", r)
+	}
+	var m Memory
+	id := LocalID("here")
+	m.Keep("owner", id, Stored{Plugin: "p"})
+	if st, err := m.Get(context.Background(), "owner", id); err != nil || st.Plugin != "p" {
+		t.Fatalf("Keep then Get: %v", err)
+	}
+	e := &HeldElsewhereError{ID: id, Replica: "here", Here: "there"}
+	if msg := e.Error(); !strings.Contains(msg, "replica here only") || !strings.Contains(msg, "reached replica there") || strings.Contains(msg, "expired") {
+		t.Fatalf("message: %s", msg)
+	}
+}
