@@ -75,7 +75,7 @@ func TestDevelopmentSetQuality(t *testing.T) {
 			t.Logf("%-30s (cut file) %d pages, %d chars, truncated %q", name, d.Pages, len(d.Markdown), d.Truncated)
 			continue
 		}
-		f1, p, r := wordF1(markdownText(d.Markdown), string(ref))
+		f1, p, r := wordF1(renderedText(d.Markdown), string(ref))
 		sum += f1
 		n++
 		t.Logf("%-30s F1 %.3f (P %.3f R %.3f) %6.0f ms  pages %d title %q author %q lang %q", name, f1, p, r, float64(took.Microseconds())/1000, d.Pages, d.Title, d.Author, d.Language)

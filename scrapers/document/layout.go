@@ -215,22 +215,18 @@ func writeBlock(b *strings.Builder, bl block) {
 		b.WriteString(escapeInline(strings.Join(strings.Fields(joinText(bl.lines)), " ")))
 	case listItem:
 		first := bl.lines[0].text
-		if m := numberedRe.FindStringSubmatchIndex(first); m != nil && !bulletRe.MatchString(first) {
-			num := first[m[2]:m[3]]
-			if num[0] >= '0' && num[0] <= '9' {
-				b.WriteString(num + first[m[4]:m[5]] + " ")
-			} else { // a lettered item: keep the letter as text
-				b.WriteString("- " + num + first[m[4]:m[5]] + " ")
-			}
-			first = strings.TrimLeft(first[m[5]:], " \t")
-		} else {
+		if bulletRe.MatchString(first) {
 			_, size := utf8.DecodeRuneInString(first)
-			first = strings.TrimLeft(first[size:], " \t")
 			b.WriteString("- ")
+			b.WriteString(escapeLine(first[size:]))
+		} else {
+			// A numbered item keeps its number as text ("1\. Step"): an
+			// ordered list's numbers would be markup, not the document's
+			// words, and a reader would lose them.
+			b.WriteString(escapeLine(first))
 		}
-		b.WriteString(escapeLine(first))
 		for _, l := range bl.lines[1:] {
-			b.WriteString("\n   ")
+			b.WriteString("\n  ")
 			b.WriteString(escapeLine(l.text))
 		}
 	case table:

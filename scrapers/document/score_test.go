@@ -1,31 +1,14 @@
 package document
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 )
 
 // The development set's score (shared/fixtures/pdfs/README.md): the item's
-// Markdown read as text, against plain pdftotext, as bags of \w+ tokens
-// (Python's: letters, digits, underscore), lower-cased; F1 of the overlap.
-
-var (
-	htmlComment = regexp.MustCompile(`(?s)<!--.*?-->`)
-	mdLink      = regexp.MustCompile(`\[((?:\\.|[^\]\\])*)\]\([^)\s]*\)`)
-	tableRule   = regexp.MustCompile(`(?m)^\|(?: *:?-+:? *\|)+ *$`)
-	mdEscape    = regexp.MustCompile(`\\([!-/:-@\[-` + "`" + `{-~])`)
-)
-
-// markdownText reads Markdown as text the way a CommonMark reader would for
-// this converter's output: comments dropped, links as their text, escapes
-// undone, table rules dropped (syntax characters are not \w anyway).
-func markdownText(md string) string {
-	md = htmlComment.ReplaceAllString(md, " ")
-	md = tableRule.ReplaceAllString(md, " ")
-	md = mdLink.ReplaceAllString(md, "$1")
-	return mdEscape.ReplaceAllString(md, "$1")
-}
+// Markdown read as text the way CommonMark reads it (renderedText), against
+// plain pdftotext, as bags of \w+ tokens (Python's: letters, digits,
+// underscore), lower-cased; F1 of the overlap.
 
 func wordBag(s string) (map[string]int, int) {
 	m := map[string]int{}
