@@ -379,6 +379,16 @@ func TestProfileVideosFromTheRenderedPage(t *testing.T) {
 	if nextCursor(t, res) != "" {
 		t.Error("a rendered page gave a next_cursor")
 	}
+	resp, err := http.Get(h.URL + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ready struct{ Parts map[string]string }
+	json.NewDecoder(resp.Body).Decode(&ready)
+	resp.Body.Close()
+	if st := ready.Parts["tiktok renderer"]; !strings.HasPrefix(st, "ok (Chrome/") {
+		t.Errorf("/readyz tiktok renderer after a render: %q (parts %v)", st, ready.Parts)
+	}
 	var unsigned, signed int
 	for _, r := range s.log.WithPrefix("/api/post/item_list/") {
 		if strings.Contains(r, "X-Bogus") {
