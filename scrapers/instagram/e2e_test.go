@@ -253,6 +253,27 @@ func TestPagingPostsAndComments(t *testing.T) {
 	}
 }
 
+// TestBlockedAfterTheFirstPage: the timeline or comments query answered
+// with Instagram's error page after the first page was read gives what was
+// read, partial, naming the block, with the cursor to try again from.
+func TestBlockedAfterTheFirstPage(t *testing.T) {
+	s := &standIn{timeline: 30, comments: 45, timelineShell: true}
+	cs := connect(t, s)
+	res, pg := scrapertest.CallTool(t, cs, "scrape", map[string]any{"usernames": []string{"crumbandco"}})
+	if res.IsError || len(pg.Items) != 3 || !pg.Partial || !has(strings.Join(pg.PartialReasons, " "), "generic error page") || nextCursor(t, res) == "" {
+		t.Errorf("timeline blocked: error %v, %d items, %v, next_cursor %q", res.IsError, len(pg.Items), pg.PartialReasons, nextCursor(t, res))
+	}
+	// Given back, the cursor asks the same page again: blocked still,
+	// and nothing read, a tool error naming the block.
+	scrapertest.WantToolError(t, cs, "scrape", map[string]any{"cursor": nextCursor(t, res)}, "Instagram", "generic error page")
+
+	res, pg = scrapertest.CallTool(t, cs, "details", map[string]any{"urls": []string{"https://www.instagram.com/p/DNoLsdPost/"}})
+	if res.IsError || len(pg.Items) != 1 || len(list(pg.Items[0]["comments"])) != 3 || !pg.Partial ||
+		!has(strings.Join(pg.PartialReasons, " "), "stopped at 3 of 20") || pg.Items[0]["comments_next_cursor"] == nil {
+		t.Errorf("comments blocked: error %v, %v: %.400s", res.IsError, pg.PartialReasons, text(res))
+	}
+}
+
 // TestPagesThatDoNotSplit: Instagram answering a page longer than asked
 // still leaves nothing out: next_cursor starts inside that page.
 func TestPagesThatDoNotSplit(t *testing.T) {

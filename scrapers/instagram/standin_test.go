@@ -33,6 +33,9 @@ type standIn struct {
 	timeline, comments int
 	// oddPages answers every timeline page with one post more than asked.
 	oddPages bool
+	// timelineShell answers the timeline query with the web app's error
+	// page, as Instagram does a reader it will not answer.
+	timelineShell bool
 }
 
 // The ids the stand-in's accounts and post have.
@@ -146,6 +149,11 @@ func (s *standIn) graphql(w http.ResponseWriter, r *http.Request) {
 	}
 	switch q.Get("doc_id") {
 	case "7950326061742207":
+		if s.timelineShell {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Write(testdata(s.t, "error-shell.html"))
+			return
+		}
 		owner, total := map[string]string{crumbID: "crumbandco", ryeID: "ryeandshine"}[vars.ID], s.timeline
 		if vars.ID == lockedID {
 			answer(http.StatusUnauthorized, map[string]any{"message": "Please wait a few minutes before you try again.", "require_login": true, "status": "fail"})
@@ -227,6 +235,12 @@ func (s *standIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	case p == "/p/DAaaaaaaaa1/":
 		page("post.html")
+	case p == "/p/DNoLsdPost/":
+		// The same post on a page without its LSD token: the pagination
+		// query is answered with the web app's shell.
+		b := strings.Replace(string(testdata(s.t, "post.html")), `["LSD",[],{"token":"AVrL5dtTest"},323],`, "", 1)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(b))
 	case p == "/reel/DAaaaaaaaa2/":
 		page("reel.html")
 	case p == "/p/DAaaaaaaaa9/":
