@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -36,6 +37,9 @@ type listSite struct {
 	// ignoreCount: every page holds 30 whatever count asked (TikTok
 	// often sends more than asked).
 	ignoreCount bool
+
+	mu  sync.Mutex
+	uas map[string]string // the last User-Agent per path
 }
 
 // created is the time of video i (newest first).
@@ -48,8 +52,21 @@ func siteItem(prefix string, i int, user string) map[string]any {
 		"video": map[string]any{"duration": 12, "cover": "https://p16-sign.example.test/" + strconv.Itoa(i) + ".jpeg"}}
 }
 
+// lastUA is the User-Agent of the last request for path.
+func (s *listSite) lastUA(path string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.uas[path]
+}
+
 func (s *listSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.log.Record(r)
+	s.mu.Lock()
+	if s.uas == nil {
+		s.uas = map[string]string{}
+	}
+	s.uas[r.URL.Path] = r.UserAgent()
+	s.mu.Unlock()
 	q := r.URL.Query()
 	signed := q.Get("X-Bogus") != "" && q.Get("msToken") != ""
 	count, _ := strconv.Atoi(q.Get("count"))
@@ -388,6 +405,9 @@ func TestProfileVideosFromTheRenderedPage(t *testing.T) {
 	resp.Body.Close()
 	if st := ready.Parts["tiktok renderer"]; !strings.HasPrefix(st, "ok (Chrome/") {
 		t.Errorf("/readyz tiktok renderer after a render: %q (parts %v)", st, ready.Parts)
+	}
+	if ua := s.lastUA("/@baker.bob"); strings.Contains(ua, "Headless") || !strings.Contains(ua, "Chrome/") {
+		t.Errorf("the rendered page was asked with User-Agent %q", ua)
 	}
 	var unsigned, signed int
 	for _, r := range s.log.WithPrefix("/api/post/item_list/") {

@@ -39,6 +39,9 @@ Give video, profile, hashtag, search or short-link URLs in urls, usernames in pr
 const commentsDescription = `List the comments of TikTok videos: text, author, likes, reply_count, created_at, language, whether the author pinned or liked it, from TikTok's web API.
 Give video URLs in urls or video ids in video_ids (at least one, at most 20 each); max_comments caps the comments per video (1-500, default 20). With one video, next_cursor continues its comments: give it back as cursor. Every comment names its video in "url".`
 
+// browserUserAgent is the User-Agent the renderer's pages send.
+const browserUserAgent = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36"
+
 // New builds the TikTok plugin. With RENDERER_URL or CHROMIUM_BIN it keeps
 // a renderer of its own (its browser starts at the first profile it
 // renders) to read a profile's videos from the rendered page.
@@ -57,6 +60,9 @@ func New(env scrapers.Env) (scrapers.Plugin, error) {
 		if env.PageTimeout > 0 {
 			rc.PageTimeout = env.PageTimeout
 		}
+		// A headless browser names itself HeadlessChrome, which TikTok
+		// answers with its captcha: the renderer speaks as a desktop one.
+		rc.UserAgent = browserUserAgent
 		if r, err = render.New(rc); err != nil {
 			return scrapers.Plugin{}, fmt.Errorf("tiktok's renderer: %w", err)
 		}
