@@ -108,9 +108,11 @@ func (c *Client) checkNow(ctx context.Context, id string) (InstalledPlugin, erro
 		case refreshed:
 			p = np
 			listed, lerr = c.lister().ListTools(ctx, p.URL, c.Headers(p, false))
-		case rerr != nil && !errors.Is(rerr, errRefreshRefused):
-			// The token endpoint could not be reached: the sign-in stays
-			// as it was, and the check says why the listing failed.
+		case rerr != nil && !errors.Is(rerr, errRefreshRefused) && ctx.Err() == nil:
+			// The token endpoint could not be reached, or its host is off:
+			// the sign-in stays as it was, and the check says the server
+			// could not be listed rather than that the user signed out.
+			lerr = &UnreachableError{URL: p.URL, Network: true, Err: rerr}
 		}
 	}
 	if ctx.Err() != nil && lerr != nil {
