@@ -1,8 +1,10 @@
 package instagram
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -317,4 +319,42 @@ func FuzzParseGraphQL(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestWalk: a listing resumes inside the page it stopped in, ends where
+// Instagram says, and a cursor that does not move ends it.
+func TestWalk(t *testing.T) {
+	pages := map[string]*pageOf[int]{"": {Items: []int{0, 1, 2}, Cursor: "a", More: true}, "a": {Items: []int{3, 4, 5}, Cursor: "b", More: true}, "b": {Items: []int{6}}}
+	fetch := func(_ context.Context, after string, n int) (*pageOf[int], error) { return pages[after], nil }
+	var got []int
+	add := func(i int) { got = append(got, i) }
+	have, next, err := walk(context.Background(), 4, position{}, nil, fetch, add)
+	if have != 4 || err != nil || next == nil || *next != (position{After: "a", Skip: 1}) {
+		t.Fatalf("%d %+v %v", have, next, err)
+	}
+	have, next, err = walk(context.Background(), 10, *next, nil, fetch, add)
+	if have != 3 || next != nil || err != nil || fmt.Sprint(got) != "[0 1 2 3 4 5 6]" {
+		t.Fatalf("%d %+v %v %v", have, next, err, got)
+	}
+	stuck := func(_ context.Context, after string, n int) (*pageOf[int], error) {
+		return &pageOf[int]{Items: []int{9}, Cursor: "same", More: true}, nil
+	}
+	have, next, err = walk(context.Background(), 50, position{After: "same"}, nil, stuck, func(int) {})
+	if have != 1 || next != nil || err != nil {
+		t.Errorf("a cursor that does not move: %d %+v %v", have, next, err)
+	}
+}
+
+func BenchmarkParsePostPage(b *testing.B) {
+	body, err := os.ReadFile(filepath.Join("testdata", "post.html"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := parsePostPage(body); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -134,7 +134,9 @@ func walk[T any](ctx context.Context, want int, start position, first *pageOf[T]
 		switch {
 		case have >= want && i < len(pg.Items):
 			return have, &position{After: at.After, Skip: i}, nil
-		case !pg.More:
+		case !pg.More || pg.Cursor == "" || pg.Cursor == at.After:
+			// The end, or a cursor that does not move (which would
+			// read the same page again and again).
 			return have, nil, nil
 		case have >= want:
 			return have, &position{After: pg.Cursor}, nil

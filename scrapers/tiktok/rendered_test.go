@@ -176,3 +176,21 @@ func TestWalkIsBounded(t *testing.T) {
 		t.Errorf("stale pages: %d, %+v, %v", have, next, err)
 	}
 }
+
+// BenchmarkParseCards reads a rendered profile page of 30 cards.
+func BenchmarkParseCards(b *testing.B) {
+	var page strings.Builder
+	page.WriteString(`<html><body><div data-e2e="user-post-item-list">`)
+	for i := range 30 {
+		page.WriteString(card(fmt.Sprintf("73%017d", i), "a video #bread created by Bob with Bob's original sound", "12.3K", i == 0))
+	}
+	page.WriteString(`</div></body></html>`)
+	body := []byte(page.String())
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(parseCards(body, "baker.bob")) != 30 {
+			b.Fatal("cards")
+		}
+	}
+}
