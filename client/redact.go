@@ -1,6 +1,7 @@
 package client
 
 import (
+	"encoding/json"
 	"fmt"
 	"log/slog"
 )
@@ -78,6 +79,13 @@ func (in CustomPlugin) Format(f fmt.State, verb rune) {
 	h := plainCustom(in)
 	h.Token = hide(in.Token)
 	formatHidden(f, verb, "client.CustomPlugin", h)
+}
+
+// MarshalJSON marshals the custom plugin with its token hidden.
+func (in CustomPlugin) MarshalJSON() ([]byte, error) {
+	h := plainCustom(in)
+	h.Token = hide(in.Token)
+	return json.Marshal(h)
 }
 
 // String prints the custom plugin with its token hidden.

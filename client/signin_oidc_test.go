@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -172,6 +173,12 @@ func TestSignInOIDCProvider(t *testing.T) {
 	if !cred.SignedIn() || cred.RefreshToken == "" || cred.Registration != RegistrationDynamic ||
 		cred.RedirectURL != r.host.URL+"/oauth/callback" || cred.TokenEndpoint == "" || cred.Resource != r.mcp.URL() {
 		t.Fatalf("credential = %v (registration %s, redirect %s)", cred, cred.Registration, cred.RedirectURL)
+	}
+	stJSON, _ := json.Marshal(st)
+	for _, secret := range []string{cred.AccessToken, cred.RefreshToken} {
+		if strings.Contains(page, secret) || strings.Contains(string(stJSON), secret) || strings.Contains(fmt.Sprintf("%+v %v", p, cred), secret) {
+			t.Errorf("a token shows in the page, the sign-in's status or a printed row")
+		}
 	}
 	if h := c.Headers(p, false).Get("Authorization"); h != "Bearer "+cred.AccessToken {
 		t.Errorf("the plugin is not sent its access token as Bearer")
