@@ -191,6 +191,7 @@ func New(cfg Config, opts Options) (*Host, error) {
 	if err := h.mountPlugins(opts.Plugins); err != nil {
 		return nil, err
 	}
+	h.startSeriesAtZero()
 	if h.parts == nil {
 		parts, err := defaultParts(cfg, log, h.stores)
 		if err != nil {

@@ -2,11 +2,14 @@ package host
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/surfsense/pluginhost/host/usage"
+	"github.com/surfsense/pluginhost/license"
 	"github.com/surfsense/pluginhost/scrapers"
 )
 
@@ -59,6 +62,100 @@ func newMetrics(reg *prometheus.Registry) *metrics {
 	m.upstream = newUpstreamMetrics(m.reg)
 	m.mcp = newMCPMetrics(m.reg)
 	return m
+}
+
+// The label values the host's counters take, known in advance, so that each
+// series starts at 0 and a fresh replica's panels show zeros rather than "No
+// data" (startSeriesAtZero).
+var (
+	// toolOutcomes are pluginhost_tool_calls_total's outcomes (outcome.go).
+	toolOutcomes = []string{"ok", "partial", "empty", "tool_error", "bad_arguments", "blocked", "cancelled", "deadline", "shutdown", "client_gone"}
+	// verdictReasons are pluginhost_license_verdicts_total's reasons.
+	verdictReasons = []string{string(license.Valid), string(license.Expired), string(license.Revoked), string(license.Invalid), license.ReasonMissing, license.ReasonUnavailable}
+	// refusalReasons are pluginhost_http_refusals_total's reasons: the body
+	// gate's and the SDK's JSON-RPC refusals, the routes' and the license's.
+	refusalReasons = []string{"parse_error", "invalid_request", "method_not_found", "invalid_params", "unsupported_media_type", "not_acceptable",
+		"request_too_large", "internal_error", "method_not_allowed", "not_found", "bad_request", "rate_limited", "shutting_down", "usage_unavailable",
+		license.ReasonMissing, license.ReasonUnavailable, string(license.Expired), string(license.Revoked), string(license.Invalid)}
+	// servedFrom are pluginhost_result_cache_calls_total's served values.
+	servedFrom = []string{servedCache, servedShared, servedFresh}
+)
+
+// startSeriesAtZero makes every series whose labels are known at start:
+// calls by plugin, tool and outcome, their durations, usage, the cache's
+// answers (when it is on), license verdicts, refusals, and each plugin's
+// upstream attempts by outcome and block kind, retries, rotations and, for
+// the proxies configured, attempts through each.
+func (h *Host) startSeriesAtZero() {
+	m := h.metrics
+	for _, r := range verdictReasons {
+		m.verdicts.WithLabelValues(r)
+	}
+	for _, r := range refusalReasons {
+		m.refusals.WithLabelValues(r)
+	}
+	for _, mp := range h.plugins {
+		p := mp.plugin
+		tools := []string{GetResultTool}
+		for _, t := range p.Tools {
+			tools = append(tools, t.Name)
+		}
+		for _, tool := range tools {
+			for _, o := range toolOutcomes {
+				m.calls.WithLabelValues(p.ID, tool, o)
+			}
+			m.duration.WithLabelValues(p.ID, tool)
+			h.usage.of(p.ID, tool)
+			for _, why := range refusedNames {
+				h.usage.refused.WithLabelValues(p.ID, tool, why)
+			}
+			if h.cfg.ResultCacheTTL > 0 && tool != GetResultTool {
+				// get_result reads a stored result: it never asks the cache.
+				for _, s := range servedFrom {
+					m.cache.WithLabelValues(p.ID, tool, s)
+				}
+			}
+		}
+		// A call refused for its license is counted before its tool is read.
+		h.usage.refused.WithLabelValues(p.ID, usage.UnknownTool, refusedNames[refusedLicense])
+		u := m.upstream
+		for o := range upstreamOutcomes {
+			if o == scrapers.OutcomeBlocked {
+				for _, k := range []string{blockLabelCaptcha, blockLabelConsent, blockLabelLogin, blockLabelRateLimited, blockLabelChallenge, blockLabelOther} {
+					u.requests.WithLabelValues(p.ID, o, k)
+				}
+				continue
+			}
+			u.requests.WithLabelValues(p.ID, o, "")
+		}
+		u.duration.WithLabelValues(p.ID)
+		u.retries.WithLabelValues(p.ID)
+		n := h.proxiesOf(p.ID)
+		if n > 0 {
+			u.rotations.WithLabelValues(p.ID)
+		}
+		for i := range min(n, maxProxyLabel) {
+			for o := range upstreamOutcomes {
+				u.proxies.WithLabelValues(p.ID, proxyLabel(i), o)
+			}
+		}
+	}
+}
+
+// proxiesOf is how many proxies plugin id's fetchers rotate through:
+// <ID>_PROXY_URLS, else PROXY_URLS (as scrapers reads them).
+func (h *Host) proxiesOf(id string) int {
+	list := h.cfg.getenv(scrapers.EnvName(id, "PROXY_URLS"))
+	if list == "" {
+		list = h.cfg.getenv("PROXY_URLS")
+	}
+	n := 0
+	for _, p := range strings.Split(list, ",") {
+		if strings.TrimSpace(p) != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // watchPages publishes the page budget: pages and bytes held now, the

@@ -3,6 +3,10 @@ package redisstore
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -299,5 +303,50 @@ func TestCloseIsIdempotentAndQuick(t *testing.T) {
 	}
 	if took := time.Since(start); took > time.Second {
 		t.Fatalf("Close took %v", took)
+	}
+}
+
+// Every concern that falls back (Store.fallback) is one of the concerns
+// whose series start at 0.
+func TestFallbackConcernsStartAtZero(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := 0
+	re := regexp.MustCompile(`\.fallback\("([a-z_]+)"\)`)
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range re.FindAllStringSubmatch(string(b), -1) {
+			used++
+			if !slices.Contains(concerns, m[1]) {
+				t.Errorf("%s falls back for %q, which is not in concerns", f, m[1])
+			}
+		}
+	}
+	if used == 0 {
+		t.Fatal("no fallback found in the sources")
+	}
+	reg := prometheus.NewRegistry()
+	replicas(t, redistest.URL(t), 1, Options{Registerer: reg})
+	mfs, err := reg.Gather()
+	n := 0
+	for _, mf := range mfs {
+		if mf.GetName() == "redis_fallbacks_total" {
+			for _, m := range mf.GetMetric() {
+				if m.GetCounter().GetValue() == 0 {
+					n++
+				}
+			}
+		}
+	}
+	if err != nil || n != len(concerns) {
+		t.Fatalf("%d redis_fallbacks_total series at start (%v), want %d", n, err, len(concerns))
 	}
 }

@@ -2,6 +2,10 @@ package redisstore
 
 import "github.com/prometheus/client_golang/prometheus"
 
+// concerns are redis_fallbacks_total's label values: what each falls back
+// for (Store.fallback).
+var concerns = []string{"license", "calls", "ratelimit", "results", "result_cache", "oauth", "usage", "tasks"}
+
 type metrics struct {
 	reg       prometheus.Registerer
 	up        prometheus.GaugeFunc
@@ -31,6 +35,11 @@ func newMetrics(r prometheus.Registerer, s *Store) (*metrics, error) {
 	if err := r.Register(m.fallbacks); err != nil {
 		r.Unregister(m.up)
 		return nil, err
+	}
+	// Every concern's series starts at 0: a fresh replica's panel shows
+	// zeros, not "No data".
+	for _, c := range concerns {
+		m.fallbacks.WithLabelValues(c)
 	}
 	return m, nil
 }
