@@ -3,6 +3,7 @@ package indeed
 import (
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -51,8 +52,10 @@ type scrapeArgs struct {
 	MaxItems            *int     `json:"max_items,omitempty" jsonschema:"jobs to return per search (1-100, default 10)"`
 	IncludeDetails      bool     `json:"include_details,omitempty" jsonschema:"open each job found by a search for its full description, job types and benefits (one more request per job)"`
 	ParseCompanyDetails bool     `json:"parse_company_details,omitempty" jsonschema:"add each job's company details: Indeed rating, reviews count, company page, logo"`
+	Cursor              string   `json:"cursor,omitempty" jsonschema:"the next_cursor of a previous answer, to read the next jobs of its one search (give the same query, position, location, country or search URL)"`
 
 	maxItems int
+	cursor   scrapers.Cursor
 	host     string   // the country's Indeed host
 	searches []search // queries, position, search URLs
 	jobURLs  []string // canonical /viewjob?jk= URLs
@@ -142,8 +145,24 @@ func (a *scrapeArgs) Validate() error {
 			return scrapers.Argf("urls", "entry %d (%q) is neither an Indeed job URL (/viewjob?jk=…) nor a search URL (/jobs?q=…)", i, raw)
 		}
 	}
+	if a.Cursor != "" {
+		if len(a.searches) != 1 || len(a.jobURLs) != 0 {
+			return scrapers.Argf(scrapers.CursorArg, "continues one search: give it with exactly one query, position or search URL and no job URLs, as in the call that returned it")
+		}
+		c, err := scrapers.ParseCursor(a.Cursor, a.searches[0].key())
+		if err != nil {
+			return err
+		}
+		if n, err := strconv.Atoi(c.Token); err != nil || n < 0 || n%searchPageStep != 0 || n/searchPageStep > 100 {
+			return scrapers.Argf(scrapers.CursorArg, "is not a cursor this tool returned; pass back the next_cursor of a previous answer unchanged")
+		}
+		a.cursor = c
+	}
 	return nil
 }
+
+// key names a search for its cursors: its first page.
+func (s search) key() string { return searchURL(s, 0) }
 
 // pathQuery reads the query and place of a /q-<what>-l-<where>-jobs.html URL.
 func pathQuery(p string) (q, l string) {

@@ -26,7 +26,7 @@ var site = scrapers.Site{
 }
 
 const scrapeDescription = `Scrape Indeed jobs: title, company, location, salary, job types, when posted, a snippet, and with include_details the full description and benefits.
-Search with queries and/or position plus location on the country's Indeed site (country, default us), or give job URLs (/viewjob?jk=…) or search URLs in urls. max_items caps the jobs per search (default 10); parse_company_details adds the employer's Indeed rating, reviews and page. Every job names its Indeed page in "url".`
+Search with queries and/or position plus location on the country's Indeed site (country, default us), or give job URLs (/viewjob?jk=…) or search URLs in urls. max_items caps the jobs per search (default 10); parse_company_details adds the employer's Indeed rating, reviews and page. A call that runs one search returns next_cursor when Indeed has more jobs; pass it back as cursor for the next ones. Every job names its Indeed page in "url".`
 
 // New builds the Indeed plugin.
 func New(env scrapers.Env) (scrapers.Plugin, error) {
@@ -40,7 +40,7 @@ func New(env scrapers.Env) (scrapers.Plugin, error) {
 		Name: "Indeed",
 		Tools: []scrapers.Tool{
 			scrapers.NewTool("scrape", "Scrape Indeed", scrapeDescription, scrapeSchema, s.scrape).
-				WithItems(scrapers.ItemSchema[Job]()),
+				WithItems(scrapers.ItemSchema[Job]()).WithCursor(),
 		},
 	}, nil
 }
