@@ -3,6 +3,7 @@ package googlesearch
 import (
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -19,9 +20,16 @@ type searchArgs struct {
 	LanguageCode     string   `json:"language_code,omitempty" jsonschema:"Language of the interface and results (Google's hl), e.g. en, de, pt-BR"`
 	Site             string   `json:"site,omitempty" jsonschema:"Only results from this site, e.g. example.com or example.com/blog"`
 	Start            *int     `json:"start,omitempty" jsonschema:"Offset of the first result, 0 to 990 (default 0): 10 starts at the 11th result"`
+	Cursor           string   `json:"cursor,omitempty" jsonschema:"The next_cursor of a previous answer for one query, to read the pages after it (give the same query and other arguments, and no start)"`
 
 	maxPages, perPage, start int
+	// pagesBefore is how many pages of the query earlier calls read (from
+	// the cursor), so that page numbers go on.
+	pagesBefore int
 }
+
+// maxStart is the largest result offset Google pages to.
+const maxStart = 990
 
 const (
 	maxQueries     = 20
@@ -60,7 +68,7 @@ func (a *searchArgs) Validate() error {
 	if a.perPage, err = scrapers.IntArg("results_per_page", a.ResultsPerPage, 1, 100, 10); err != nil {
 		return err
 	}
-	if a.start, err = scrapers.IntArg("start", a.Start, 0, 990, 0); err != nil {
+	if a.start, err = scrapers.IntArg("start", a.Start, 0, maxStart, 0); err != nil {
 		return err
 	}
 	if a.CountryCode != "" && !countryRe.MatchString(a.CountryCode) {
@@ -72,7 +80,30 @@ func (a *searchArgs) Validate() error {
 	if a.Site != "" && (len(a.Site) > 253 || !siteRe.MatchString(a.Site)) {
 		return scrapers.Argf("site", "must be a host name such as example.com, optionally with a path, got %q", a.Site)
 	}
+	if a.Cursor != "" {
+		if len(a.Queries) != 1 {
+			return scrapers.Argf(scrapers.CursorArg, "continues one query: give it with exactly the one query of the call that returned it")
+		}
+		if a.Start != nil {
+			return scrapers.Argf(scrapers.CursorArg, "and start both say where to begin: give one of them")
+		}
+		c, err := scrapers.ParseCursor(a.Cursor, a.listingKey(a.Queries[0]))
+		if err != nil {
+			return err
+		}
+		n, err := strconv.Atoi(c.Token)
+		if err != nil || n < 0 || n > maxStart || c.Done > 1000 {
+			return scrapers.Argf(scrapers.CursorArg, "is not a cursor this tool returned; pass back the next_cursor of a previous answer unchanged")
+		}
+		a.start, a.pagesBefore = n, c.Done
+	}
 	return nil
+}
+
+// listingKey names one query's results as this call asks for them, for
+// its cursors.
+func (a *searchArgs) listingKey(q string) string {
+	return strings.Join([]string{q, strings.ToLower(a.CountryCode), strings.ToLower(a.LanguageCode), a.Site, strconv.Itoa(a.perPage)}, "\x00")
 }
 
 // query is the text sent to the providers: the site restriction included.

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -55,9 +56,10 @@ func New(env scrapers.Env) (scrapers.Plugin, error) {
 				"Searches Google for each query and returns, for every results page read, the organic results (position, title, url, "+
 					"displayed_url, description, date when shown), related queries, \"People also ask\" questions and the total "+
 					"results count when shown. One item per query and page; results_provider says whether Google or the SearXNG "+
-					"fallback answered. Use site to search one site, country_code and language_code for local results.",
+					"fallback answered. Use site to search one site, country_code and language_code for local results. A call of one "+
+					"query returns next_cursor when there are more pages; pass it back as cursor for the pages after.",
 				schema, p.run).WithItems(scrapers.ItemSchema[pageItem]()).WithMeta("results_provider",
-				&jsonschema.Schema{Type: "string", Description: "the providers that answered, comma-separated (google, searxng)"}),
+				&jsonschema.Schema{Type: "string", Description: "the providers that answered, comma-separated (google, searxng)"}).WithCursor(),
 		},
 		Vars: []scrapers.Var{
 			{Name: "SEARXNG_URL", Default: "unset: no fallback", Meaning: "SearXNG origin with its JSON API enabled, google-search's fallback"},
@@ -172,9 +174,14 @@ type failure struct {
 
 // query reads up to maxPages pages of q, stopping at a page without results.
 // Each page starts where the previous page's "Next" link says, or one page
-// size further when it has none.
+// size further when it has none. A call of one query sets next_cursor to
+// the page after the last one read, when the site shows there is one.
 func (r *runner) query(ctx context.Context, q string) {
 	start := r.args.start
+	next := scrapers.Cursor{Listing: r.args.listingKey(q)}
+	if len(r.args.Queries) == 1 {
+		defer func() { r.call.SetNextCursor(next) }()
+	}
 	for page := 1; page <= r.args.maxPages; page++ {
 		if ctx.Err() != nil {
 			return
@@ -186,22 +193,32 @@ func (r *runner) query(ctx context.Context, q string) {
 		if err != nil {
 			r.fail(r.providers[0].searchURL(r.args, q, page, start), err)
 			r.progress(q, page, r.args.maxPages-page+1)
+			// A later call can try this page again.
+			next.Token, next.Done = strconv.Itoa(start), r.args.pagesBefore+page-1
 			return
 		}
 		r.add(pageItem{
-			URL: res.url, Query: q, Page: page, ResultsProvider: prov,
+			URL: res.url, Query: q, Page: r.args.pagesBefore + page, ResultsProvider: prov,
 			OrganicResults: offset(res.serp.Organic, start),
 			RelatedQueries: res.serp.Related, PeopleAlsoAsk: res.serp.PeopleAlsoAsk, TotalResults: res.serp.TotalResults,
 		})
+		next.Token = ""
 		if len(res.serp.Organic) == 0 {
 			r.progress(q, page, r.args.maxPages-page+1)
 			return
 		}
 		r.progress(q, page, 1)
+		// Google's page says whether another follows (its Next link);
+		// SearXNG's answer does not, so a page with results is taken to
+		// have one after it.
+		hasNext := res.serp.NextStart > start || prov == "searxng"
 		if res.serp.NextStart > start {
 			start = res.serp.NextStart
 		} else {
 			start += r.args.perPage
+		}
+		if hasNext && start <= maxStart {
+			next.Token, next.Done = strconv.Itoa(start), r.args.pagesBefore+page
 		}
 	}
 }
