@@ -683,3 +683,90 @@ func TestTasksAcrossReplicas(t *testing.T) {
 		t.Logf("A's task read failed on B %v after A died (lease %v)", took.Round(time.Millisecond), lease)
 	})
 }
+
+// A task is one call for the rate limit and for usage: its tools/call is
+// counted once, and polling it (tasks/get) counts for neither.
+func TestTaskCountsOnceForLimitsAndUsage(t *testing.T) {
+	h, p := startTaskHost(t, func(c *host.Config) { c.RateLimitPerMinute = 2 })
+	id := mustTask(t, callLong(t, h.URL, taskKey, `{"pages":2,"hold":true}`, tasksDeclared, nil), h.Config())
+	waitStarted(t, p)
+	for range 5 {
+		if g := taskGet(t, h.URL, taskKey, id); g.status != 200 || g.Error != nil {
+			t.Fatalf("tasks/get: %d %s", g.status, g.raw)
+		}
+	}
+	close(p.release)
+	if g := waitStatus(t, h.URL, taskKey, id, 5*time.Second); g.Result["status"] != "completed" {
+		t.Fatalf("the task: %s", g.raw)
+	}
+	if r := callLong(t, h.URL, taskKey, `{"tag":"second"}`, `{}`, nil); r.status != 200 {
+		t.Fatalf("the second call of two a minute: %d %s", r.status, r.raw)
+	}
+	if r := callLong(t, h.URL, taskKey, `{"tag":"third"}`, `{}`, nil); r.status != http.StatusTooManyRequests {
+		t.Fatalf("the third call of two a minute: %d %s, want 429", r.status, r.raw)
+	}
+	var calls float64
+	taskWait(t, 5*time.Second, "usage to count the calls", func() bool {
+		resp, m := repRequest(t, http.MethodGet, h.URL+"/usage", taskKey, "")
+		if resp.StatusCode != 200 {
+			return false
+		}
+		plugins, _ := m["plugins"].(map[string]any)
+		long, _ := plugins["long"].(map[string]any)
+		day, _ := long["day"].(map[string]any)
+		calls, _ = day["calls"].(float64)
+		return calls == 2
+	})
+	if calls != 2 {
+		t.Fatalf("usage counts %v calls, want 2 (the task once, the direct call)", calls)
+	}
+}
+
+// FuzzTaskMethods sends tasks/* requests of any params and headers: each
+// gets one JSON-RPC answer, never a panic, and no task is made or changed.
+func FuzzTaskMethods(f *testing.F) {
+	f.Add("tasks/get", `{"taskId":"task_00000000000000000000000000000000"}`, "task_00000000000000000000000000000000", true)
+	f.Add("tasks/cancel", `{"taskId":7,"_meta":{}}`, "7", true)
+	f.Add("tasks/update", `{"taskId":"x","inputResponses":[]}`, "x", false)
+	f.Add("tasks/get", `{"taskId":"\u0000","_meta":{"io.modelcontextprotocol/clientCapabilities":{"extensions":null}}}`, "", true)
+	f.Add("tasks/list", `{}`, "", true)
+	h, _ := startTaskHost(f, nil)
+	f.Fuzz(func(t *testing.T, method, params, name string, meta bool) {
+		if !json.Valid([]byte(params)) || !strings.HasPrefix(strings.TrimSpace(params), "{") {
+			return
+		}
+		var body string
+		if meta {
+			var m map[string]json.RawMessage
+			if json.Unmarshal([]byte(params), &m) != nil {
+				return
+			}
+			m["_meta"] = json.RawMessage(`{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":` + tasksDeclared + `}`)
+			b, _ := json.Marshal(m)
+			params = string(b)
+		}
+		mb, _ := json.Marshal(method)
+		body = `{"jsonrpc":"2.0","id":1,"method":` + string(mb) + `,"params":` + params + `}`
+		req, _ := http.NewRequest(http.MethodPost, h.URL+"/long/mcp", strings.NewReader(body))
+		req.Header.Set("Authorization", "License "+taskKey)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", method)
+		if strings.ToValidUTF8(name, "") == name && !strings.ContainsAny(name, "\r\n\x00") {
+			req.Header.Set("Mcp-Name", name)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return // a header net/http refuses to send
+		}
+		raw, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode >= 500 {
+			t.Fatalf("%s %s: %d %s", method, params, resp.StatusCode, raw)
+		}
+		if strings.HasPrefix(method, "tasks/") && !bytes.Contains(raw, []byte(`"jsonrpc":"2.0"`)) {
+			t.Fatalf("%s %s: not a JSON-RPC answer: %d %s", method, params, resp.StatusCode, raw)
+		}
+	})
+}
