@@ -151,6 +151,9 @@ func FuzzArgs(f *testing.F) {
 		`{"usernames":["@natgeo"],"max_items":50}`,
 		`{"urls":["https://www.instagram.com/p/DAaaaaaaaa1/","https://instagram.com/user/reel/DAaaaaaaaa2/","https://www.instagram.com/natgeo/"]}`,
 		`{"urls":["https://www.instagram.com/explore/"]}`, `{"max_items":-1,"usernames":["a"]}`, `{"":1}`,
+		`{"cursor":"` + listCursor{Kind: cursorPosts, Key: "natgeo", ID: "787132", After: "QVFE"}.String() + `","usernames":["natgeo"]}`,
+		`{"cursor":"` + listCursor{Kind: cursorComments, Key: "DAaaaaaaaa1", ID: "34", Skip: 3}.String() + `","comments":5}`,
+		`{"cursor":"` + listCursor{Kind: cursorPosts, Key: "natgeo", ID: "787132"}.String() + `","urls":["https://www.instagram.com/p/DAaaaaaaaa1/"]}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -176,9 +179,15 @@ func FuzzArgs(f *testing.F) {
 		var s scrapeArgs
 		err := scrapers.DecodeArgs(raw, &s)
 		check(err, s.targets, s.maxItems)
+		if err == nil && s.cursor != nil && (len(s.targets) != 1 || s.targets[0].username != s.cursor.Key) {
+			t.Fatalf("a posts cursor with targets %+v", s.targets)
+		}
 		var d detailsArgs
 		err = scrapers.DecodeArgs(raw, &d)
 		check(err, d.targets, 0)
+		if err == nil && (d.comments < 0 || d.comments > maxComments || d.cursor != nil && (len(d.targets) != 1 || d.targets[0].shortcode != d.cursor.Key)) {
+			t.Fatalf("details %+v with targets %+v", d, d.targets)
+		}
 	})
 }
 
