@@ -1,13 +1,18 @@
-// Package instagram is SurfSense's Instagram plugin: scrape lists the recent
-// posts of public profiles and reads posts and reels by URL; details reads
-// profiles (counts, bio, links, recent posts) and posts with the comments
-// their pages show. Profiles come from the web profile endpoint Instagram's
-// web client asks (/api/v1/users/web_profile_info/, with its X-IG-App-ID
-// header), posts and reels from the JSON their pages embed.
+// Package instagram is SurfSense's Instagram plugin: scrape lists the posts
+// of public profiles and reads posts and reels by URL; details reads
+// profiles (counts, bio, links, recent posts) and posts with their comments.
+// Profiles come from the web profile endpoint Instagram's web client asks
+// (/api/v1/users/web_profile_info/, with its X-IG-App-ID header), or, when
+// it asks for a login, from the logged-out profile page's meta tags; posts
+// and reels from the JSON their pages embed (the media item and the first
+// page of its comments). Further pages come from the web client's GraphQL
+// queries (a profile's timeline, PolarisPostCommentsPaginationQuery), and
+// every listing returns next_cursor, which the tools take back as cursor.
 //
 // The plugin is unlisted: the host mounts it only when UNLISTED_PLUGINS names
 // instagram, and it is not in the first-party list, since Instagram often
-// asks anonymous readers to log in; that is a tool error saying so.
+// asks anonymous readers to log in; a login wall, a checkpoint, a rate limit
+// and Instagram's error page are blocks the answer names.
 //
 // INSTAGRAM_BASE_URL points every request (instagram.com, www. and m.) at
 // another origin, keeping path and query.

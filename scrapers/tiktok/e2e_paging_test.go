@@ -337,6 +337,14 @@ func TestSearchAndCommentsCursors(t *testing.T) {
 	if n != 61 || len(pages) != 3 {
 		t.Errorf("%d comments in %d calls", n, len(pages))
 	}
+	res, _ := scrapertest.CallTool(t, cs, "comments", map[string]any{"video_ids": []string{"7000000000000000001"}, "max_comments": 5})
+	c := nextCursor(t, res)
+	scrapertest.WantToolError(t, cs, "comments", map[string]any{"video_ids": []string{"7000000000000000002"}, "cursor": c}, "cursor", "7000000000000000001")
+	scrapertest.WantToolError(t, cs, "scrape", map[string]any{"cursor": c}, "cursor", "comments tool")
+	res, pg := scrapertest.CallTool(t, cs, "comments", map[string]any{"video_ids": []string{"7000000000000000001"}, "cursor": c, "max_comments": 2})
+	if res.IsError || len(pg.Items) != 2 || pg.Items[0]["comment_id"] != fmt.Sprintf("72%017d", 5) || pg.Items[0]["url"] != "https://www.tiktok.com/embed/v2/7000000000000000001" {
+		t.Errorf("cursor beside its video: %.300s", scrapertest.Text(res))
+	}
 }
 
 // TestSignedOnlyListings: the trending feed refusing unsigned requests is
