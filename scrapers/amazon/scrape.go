@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -36,9 +37,11 @@ type ScrapeArgs struct {
 	MaxItems       *int     `json:"max_items,omitempty" jsonschema:"Search results to return per search term, 1 to 100 (default 10)"`
 	Domain         string   `json:"domain,omitempty" jsonschema:"The Amazon marketplace to search, e.g. amazon.com, amazon.co.uk, amazon.de, amazon.co.jp, amazon.in (default amazon.com)"`
 	IncludeDetails bool     `json:"include_details,omitempty" jsonschema:"Also open each search result's product page and merge its details (brand, availability, bullets, images, specifications); slower"`
+	Cursor         string   `json:"cursor,omitempty" jsonschema:"The next_cursor of a previous answer for one search term, to read the results after it (give the same search term and domain)"`
 
 	maxItems int
 	products []target
+	cursor   scrapers.Cursor
 }
 
 // target is a product URL to scrape.
@@ -83,14 +86,32 @@ func (a *ScrapeArgs) Validate() error {
 		}
 		a.products = append(a.products, target{raw: strings.TrimSpace(raw), host: u.Hostname()})
 	}
+	a.cursor = scrapers.Cursor{}
+	if a.Cursor != "" {
+		if len(a.SearchTerms) != 1 || len(a.URLs) != 0 {
+			return scrapers.Argf(scrapers.CursorArg, "continues one search: give it with exactly the one search term of the call that returned it and no urls")
+		}
+		c, err := scrapers.ParseCursor(a.Cursor, searchKey(a.Domain, a.SearchTerms[0]))
+		if err != nil {
+			return err
+		}
+		if n, err := strconv.Atoi(c.Token); err != nil || n < 1 || n > 400 {
+			return scrapers.Argf(scrapers.CursorArg, "is not a cursor this tool returned; pass back the next_cursor of a previous answer unchanged")
+		}
+		a.cursor = c
+	}
 	return nil
 }
+
+// searchKey names a search for its cursors.
+func searchKey(domain, term string) string { return domain + "\x00" + term }
 
 func (s *scraper) tool() scrapers.Tool {
 	return scrapers.NewTool("scrape", "Scrape Amazon",
 		"Search Amazon (any marketplace: amazon.com, amazon.co.uk, amazon.de, amazon.co.jp, amazon.in, …) and read product pages. "+
 			"Search results give asin, name, url, price, currency, list_price, rating, review_count, image, sponsored and prime; "+
-			"product pages (urls, or search results with include_details) add brand, availability, feature bullets, images, breadcrumbs and the details table.",
+			"product pages (urls, or search results with include_details) add brand, availability, feature bullets, images, breadcrumbs and the details table. "+
+			"A call of one search term returns next_cursor when Amazon has more results; pass it back as cursor for the next ones.",
 		func(sc *jsonschema.Schema) {
 			scrapers.ListMax(sc, maxList, "urls", "search_terms")
 			scrapers.IntRange(sc, "max_items", 1, maxMaxItems, defaultMaxItems)
@@ -100,7 +121,7 @@ func (s *scraper) tool() scrapers.Tool {
 			scrapers.SetDefault(sc, "domain", defaultDomain)
 			scrapers.SetDefault(sc, "include_details", false)
 		},
-		s.scrape).WithItems(scrapers.ItemSchema[Product]())
+		s.scrape).WithItems(scrapers.ItemSchema[Product]()).WithCursor()
 }
 
 // scraper runs the scrape tool with one fetcher shared by all calls.
@@ -152,12 +173,24 @@ func searchURL(domain, term string, page int) string {
 
 // search reads pages of results for term until it has a.maxItems distinct
 // products, the results end, or the job stops; it adds the results as it
-// goes and returns how many it added.
+// goes and returns how many it added. It starts where the cursor argument
+// says (a page and how many of its cards were returned) and, for a call of
+// this one term, sets next_cursor when Amazon has more: inside the page it
+// stopped in, or the next page when the page's Next link is live.
 func (s *scraper) search(ctx context.Context, j *scrapers.Job, term string, a ScrapeArgs) int {
 	seen := map[string]bool{}
-	pos := 0
+	pos, added := a.cursor.Done, 0
 	host := "www." + a.Domain
-	for page := 1; page <= maxSearchPages && pos < a.maxItems; page++ {
+	first, skip := 1, 0
+	if a.cursor.Token != "" {
+		first, _ = strconv.Atoi(a.cursor.Token)
+		skip = a.cursor.Skip
+	}
+	next := scrapers.Cursor{Listing: searchKey(a.Domain, term)}
+	if len(a.SearchTerms) == 1 && len(a.products) == 0 {
+		defer func() { j.Call().SetNextCursor(next) }()
+	}
+	for page := first; page < first+maxSearchPages && added < a.maxItems; page++ {
 		if j.Stopped(ctx) {
 			break
 		}
@@ -165,6 +198,7 @@ func (s *scraper) search(ctx context.Context, j *scrapers.Job, term string, a Sc
 		resp, err := s.f.Get(ctx, u)
 		if err != nil {
 			j.Failed(ctx, u, err)
+			next = scrapers.Cursor{Listing: next.Listing, Token: strconv.Itoa(page), Skip: skip, Done: pos}
 			break
 		}
 		sp, err := parseSearch(resp.Body, a.Domain)
@@ -172,25 +206,33 @@ func (s *scraper) search(ctx context.Context, j *scrapers.Job, term string, a Sc
 			j.Failed(ctx, u, fmt.Errorf("reading the results page: %w", err))
 			break
 		}
+		next.Token = ""
 		if len(sp.Cards) == 0 {
-			if page == 1 && !sp.Results {
+			if page == first && !sp.Results {
 				j.Failed(ctx, u, fmt.Errorf("the page for %q shows no search results; Amazon may have changed its layout", term))
 			}
 			break
 		}
 		var batch []*Product
-		for _, c := range sp.Cards {
+		for i, c := range sp.Cards {
+			if i < skip {
+				seen[c.ASIN] = true // returned by an earlier call
+				continue
+			}
+			if added >= a.maxItems {
+				next = scrapers.Cursor{Listing: next.Listing, Token: strconv.Itoa(page), Skip: i, Done: pos}
+				break
+			}
 			if seen[c.ASIN] {
 				continue
 			}
 			seen[c.ASIN] = true
 			pos++
+			added++
 			c.Position, c.SearchTerm = pos, term
 			batch = append(batch, &c)
-			if pos >= a.maxItems {
-				break
-			}
 		}
+		skip = 0
 		if a.IncludeDetails {
 			s.details(ctx, j, batch, host)
 		} else {
@@ -198,12 +240,18 @@ func (s *scraper) search(ctx context.Context, j *scrapers.Job, term string, a Sc
 				j.Add(c)
 			}
 		}
-		j.Progress(fmt.Sprintf("searched %q page %d: %d results so far", term, page, pos), false)
-		if len(batch) == 0 || (!sp.HasNext && !sp.NoPager) {
+		j.Progress(fmt.Sprintf("searched %q page %d: %d results so far", term, page, added), false)
+		if next.Token != "" {
+			break // stopped inside the page
+		}
+		if sp.HasNext {
+			next = scrapers.Cursor{Listing: next.Listing, Token: strconv.Itoa(page + 1), Done: pos}
+		}
+		if len(batch) == 0 && page != first || (!sp.HasNext && !sp.NoPager) {
 			break
 		}
 	}
-	return pos
+	return added
 }
 
 // details opens the product page of each card, merges it and adds the card.
