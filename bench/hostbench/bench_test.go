@@ -16,7 +16,8 @@ import (
 // `pluginhost bench`, not for a test).
 func TestRunSmall(t *testing.T) {
 	var out bytes.Buffer
-	opts := Options{Clients: 4, Calls: 3, Warmup: 1, Rounds: 1, InFlight: 20, Replicas: 5, Timeout: 2 * time.Minute, SkipUsage: true, Connections: 3, LoadRequests: 5, CacheReplay: 10}
+	opts := Options{Clients: 4, Calls: 3, Warmup: 1, Rounds: 1, InFlight: 20, Replicas: 5, Timeout: 2 * time.Minute, SkipUsage: true, Connections: 3, LoadRequests: 5, CacheReplay: 10,
+		Throughput: Throughput{Sites: 4, Latencies: []time.Duration{50 * time.Millisecond}, InFlight: []int{4}, Window: time.Second}}
 	if redisproc.Binary() == "" {
 		t.Log("redis-server not installed: the replica measure is skipped")
 		opts.Replicas, opts.CacheReplay = -1, -1
