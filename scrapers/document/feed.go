@@ -3,6 +3,7 @@ package document
 import (
 	"bytes"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 
@@ -51,7 +52,7 @@ func convertFeed(body []byte, o Options) (*Document, error) {
 		}
 		link := strings.TrimSpace(it.Link)
 		links.add(link)
-		if link != "" && !strings.ContainsAny(link, " <>()") {
+		if webLink(link) {
 			fmt.Fprintf(&b, "- [%s](%s)", escapeInline(title), link)
 		} else {
 			b.WriteString("- " + escapeInline(title))
@@ -82,6 +83,12 @@ func convertFeed(body []byte, o Options) (*Document, error) {
 	return d, nil
 }
 
+// webLink: an absolute http(s) URL that a Markdown link can hold as it is.
+func webLink(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && !strings.ContainsAny(s, " <>()\n")
+}
+
 func oneLine(s string) string { return truncateString(strings.Join(strings.Fields(s), " "), 1000) }
 
 // htmlText reads a fragment of HTML (a feed's summary) as text, at most max
@@ -102,16 +109,20 @@ func htmlText(s string, max int) string {
 			break
 		}
 		switch tt {
-		case html.StartTagToken:
-			if n, _ := z.TagName(); string(n) == "script" || string(n) == "style" {
-				skip++
+		case html.StartTagToken, html.EndTagToken, html.SelfClosingTagToken:
+			n, _ := z.TagName()
+			switch string(n) {
+			case "script", "style":
+				if tt == html.StartTagToken {
+					skip++
+				} else if tt == html.EndTagToken && skip > 0 {
+					skip--
+				}
+			case "b", "i", "em", "strong", "a", "span", "code", "sup", "sub", "small", "u", "mark", "abbr", "q", "s":
+				// inline: no space
+			default:
+				b.WriteByte(' ')
 			}
-			b.WriteByte(' ')
-		case html.EndTagToken:
-			if n, _ := z.TagName(); (string(n) == "script" || string(n) == "style") && skip > 0 {
-				skip--
-			}
-			b.WriteByte(' ')
 		case html.TextToken:
 			if skip == 0 {
 				b.Write(z.Text())

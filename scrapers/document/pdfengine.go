@@ -6,6 +6,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -79,18 +82,47 @@ func getEngine() (*engine, error) {
 }
 
 // engineCacheDir is where compiled machine code is kept between runs: the
-// user's cache folder (per user, not a shared /tmp), when it can be made;
-// else nothing is kept and each process compiles.
+// user's cache folder (per user, not a shared /tmp), in a folder named for
+// the go-pdfium and wazero versions built in, so that an upgrade never loads
+// code compiled by another version. "" (nothing kept, each process
+// compiles) when the versions are unknown or the folder cannot be made.
 func engineCacheDir() string {
+	pdfiumV, wazeroV := moduleVersion(webassembly.Init), moduleVersion(wazero.NewRuntimeWithConfig)
+	if pdfiumV == "" || wazeroV == "" {
+		return ""
+	}
 	base, err := os.UserCacheDir()
 	if err != nil {
 		return ""
 	}
-	dir := filepath.Join(base, "surfsense-pluginhost", "pdfium")
+	dir := filepath.Join(base, "surfsense-pluginhost", "pdfium-"+pdfiumV+"-wazero-"+wazeroV+"-"+runtime.GOARCH)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return ""
 	}
 	return dir
+}
+
+// moduleVersion is the version of the module that defines fn, read from its
+// source file's path (…/module@v1.2.3/file.go, in test binaries and with
+// -trimpath alike); "" when the path has none.
+func moduleVersion(fn any) string {
+	f := runtime.FuncForPC(reflect.ValueOf(fn).Pointer())
+	if f == nil {
+		return ""
+	}
+	file, _ := f.FileLine(f.Entry())
+	i := strings.LastIndex(file, "@v")
+	if i < 0 {
+		return ""
+	}
+	v := file[i+1:]
+	if j := strings.IndexByte(v, '/'); j > 0 {
+		v = v[:j]
+	}
+	if strings.ContainsAny(v, `\:*?"<>|`) || len(v) > 80 {
+		return ""
+	}
+	return v
 }
 
 // WarmUp compiles the PDF engine now rather than on the first PDF (a host
