@@ -247,7 +247,8 @@ func (s *scraper) search(ctx context.Context, j *scrapers.Job, term string, a Sc
 		if sp.HasNext {
 			next = scrapers.Cursor{Listing: next.Listing, Token: strconv.Itoa(page + 1), Done: pos}
 		}
-		if len(batch) == 0 && page != first || (!sp.HasNext && !sp.NoPager) {
+		resumed := page == first && a.cursor.Token != "" // its cards may all have been returned before
+		if len(batch) == 0 && !resumed || (!sp.HasNext && !sp.NoPager) {
 			break
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -28,9 +29,11 @@ type ScrapeArgs struct {
 	URLs        []string `json:"urls,omitempty" jsonschema:"Walmart product URLs (https://www.walmart.com/ip/<name>/<item id>), at most 20"`
 	SearchTerms []string `json:"search_terms,omitempty" jsonschema:"Terms to search walmart.com for, at most 20"`
 	MaxItems    *int     `json:"max_items,omitempty" jsonschema:"Search results to return per search term, 1 to 100 (default 10)"`
+	Cursor      string   `json:"cursor,omitempty" jsonschema:"The next_cursor of a previous answer for one search term, to read the results after it (give the same search term)"`
 
 	maxItems int
 	products []string
+	cursor   scrapers.Cursor
 }
 
 // Validate checks the arguments' rules.
@@ -56,6 +59,15 @@ func (a *ScrapeArgs) Validate() error {
 		}
 		a.products = append(a.products, strings.TrimSpace(raw))
 	}
+	a.cursor = scrapers.Cursor{}
+	if a.Cursor != "" {
+		if len(a.SearchTerms) != 1 || len(a.URLs) != 0 {
+			return scrapers.Argf(scrapers.CursorArg, "continues one search: give it with exactly the one search term of the call that returned it and no urls")
+		}
+		if a.cursor, err = pageCursor(a.Cursor, "search "+a.SearchTerms[0]); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -63,12 +75,13 @@ func (s *scraper) scrapeTool() scrapers.Tool {
 	return scrapers.NewTool("scrape", "Scrape Walmart",
 		"Search walmart.com and read product pages. Search results give item id, name, url, price, currency, rating, "+
 			"review_count, image, seller, availability and sponsored; product pages (urls) add brand, highlights, "+
-			"specifications, images, description and breadcrumbs. Use the reviews tool for customer reviews.",
+			"specifications, images, description and breadcrumbs. Use the reviews tool for customer reviews. A call of one search "+
+			"term returns next_cursor when Walmart has more results; pass it back as cursor for the next ones.",
 		func(sc *jsonschema.Schema) {
 			scrapers.ListMax(sc, maxList, "urls", "search_terms")
 			scrapers.IntRange(sc, "max_items", 1, maxMaxItems, defaultMaxItems)
 		},
-		s.scrape).WithItems(scrapers.ItemSchema[Product]())
+		s.scrape).WithItems(scrapers.ItemSchema[Product]()).WithCursor()
 }
 
 func (s *scraper) scrape(ctx context.Context, call *scrapers.Call, a ScrapeArgs) error {
@@ -87,7 +100,7 @@ func (s *scraper) scrape(ctx context.Context, call *scrapers.Call, a ScrapeArgs)
 		if j.Stopped(ctx) {
 			break
 		}
-		n := s.search(ctx, j, term, a.maxItems)
+		n := s.search(ctx, j, term, a)
 		j.Progress(fmt.Sprintf("searched %q: %d results", term, n), true)
 	}
 	return j.Finish(ctx)
@@ -113,11 +126,24 @@ func searchURL(term string, page int) string {
 
 // search reads pages of results for term until it has max distinct items,
 // the results end, or the job stops; it adds the results as it goes and
-// returns how many it added.
-func (s *scraper) search(ctx context.Context, j *scrapers.Job, term string, max int) int {
+// returns how many it added. It starts where the cursor argument says (a
+// page and how many of its items were returned) and, for a call of this
+// one term, sets next_cursor when Walmart has more: inside the page it
+// stopped in, or the next page while the page's pager offers one.
+func (s *scraper) search(ctx context.Context, j *scrapers.Job, term string, a ScrapeArgs) int {
+	max := a.maxItems
 	seen := map[string]bool{}
-	pos := 0
-	for page := 1; page <= maxSearchPages && pos < max; page++ {
+	pos, added := a.cursor.Done, 0
+	first, skip := 1, 0
+	if a.cursor.Token != "" {
+		first, _ = strconv.Atoi(a.cursor.Token)
+		skip = a.cursor.Skip
+	}
+	next := scrapers.Cursor{Listing: "search " + term}
+	if len(a.SearchTerms) == 1 && len(a.products) == 0 {
+		defer func() { j.Call().SetNextCursor(next) }()
+	}
+	for page := first; page < first+maxSearchPages && added < max; page++ {
 		if j.Stopped(ctx) {
 			break
 		}
@@ -125,36 +151,68 @@ func (s *scraper) search(ctx context.Context, j *scrapers.Job, term string, max 
 		resp, err := s.f.Get(ctx, u)
 		if err != nil {
 			j.Failed(ctx, u, err)
+			next = scrapers.Cursor{Listing: next.Listing, Token: strconv.Itoa(page), Skip: skip, Done: pos}
 			break
 		}
 		sp, err := parseSearch(resp.Body)
-		if err == nil && !sp.Results && page == 1 {
+		if err == nil && !sp.Results && page == first {
 			err = errNoData
 		}
+		next.Token = ""
 		if err != nil {
-			if page == 1 || !errors.Is(err, errNoData) {
+			if page == first || !errors.Is(err, errNoData) {
 				j.Failed(ctx, u, fmt.Errorf("reading the results for %q: %w", term, err))
 			}
 			break
 		}
-		added := 0
-		for _, it := range sp.Items {
+		fresh := 0
+		for i, it := range sp.Items {
+			if i < skip {
+				seen[it.ID] = true // returned by an earlier call
+				continue
+			}
+			if added >= max {
+				next = scrapers.Cursor{Listing: next.Listing, Token: strconv.Itoa(page), Skip: i, Done: pos}
+				break
+			}
 			if seen[it.ID] {
 				continue
 			}
 			seen[it.ID] = true
 			pos++
 			added++
+			fresh++
 			it.Position, it.SearchTerm = pos, term
 			j.Add(&it)
-			if pos >= max {
-				break
-			}
 		}
-		j.Progress(fmt.Sprintf("searched %q page %d: %d results so far", term, page, pos), false)
-		if added == 0 || (sp.MaxPage > 0 && page >= sp.MaxPage) {
+		skip = 0
+		j.Progress(fmt.Sprintf("searched %q page %d: %d results so far", term, page, added), false)
+		if next.Token != "" {
+			break // stopped inside the page
+		}
+		if sp.MaxPage > page {
+			next = scrapers.Cursor{Listing: next.Listing, Token: strconv.Itoa(page + 1), Done: pos}
+		}
+		resumed := page == first && a.cursor.Token != "" // its items may all have been returned before
+		if (fresh == 0 && !resumed) || (sp.MaxPage > 0 && page >= sp.MaxPage) {
 			break
 		}
 	}
-	return pos
+	return added
+}
+
+// maxCursorPage bounds the page a cursor may name.
+const maxCursorPage = 100
+
+// pageCursor reads the cursor argument of a listing paged by number: its
+// token is the page to read.
+func pageCursor(arg, listing string) (scrapers.Cursor, error) {
+	c, err := scrapers.ParseCursor(arg, listing)
+	if err != nil {
+		return c, err
+	}
+	if n, err := strconv.Atoi(c.Token); err != nil || n < 1 || n > maxCursorPage {
+		return c, scrapers.Argf(scrapers.CursorArg, "is not a cursor this tool returned; pass back the next_cursor of a previous answer unchanged")
+	}
+	return c, nil
 }
