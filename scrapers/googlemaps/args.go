@@ -1,8 +1,10 @@
 package googlemaps
 
 import (
+	"fmt"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -36,9 +38,11 @@ type scrapeArgs struct {
 	MaxPlaces     *int     `json:"max_places,omitempty" jsonschema:"places to return per search (1-100, default 10)"`
 	Language      string   `json:"language,omitempty" jsonschema:"language of the results, e.g. en, de, pt-BR (default en)"`
 	CountryCode   string   `json:"country_code,omitempty" jsonschema:"two-letter country to search from, e.g. us, gr"`
+	Cursor        string   `json:"cursor,omitempty" jsonschema:"the next_cursor of a previous answer for one search, to read the places after it (give the same search, language and country_code)"`
 
 	maxPlaces int
 	urls      []*url.URL
+	cursor    scrapers.Cursor
 }
 
 // Defaults fills the language.
@@ -77,7 +81,46 @@ func (a *scrapeArgs) Validate() error {
 	if err := checkPlaceIDs(a.PlaceIDs); err != nil {
 		return err
 	}
-	return checkLocale(&a.Language, &a.CountryCode)
+	if err := checkLocale(&a.Language, &a.CountryCode); err != nil {
+		return err
+	}
+	a.cursor = scrapers.Cursor{}
+	if a.Cursor != "" {
+		q, vp, ok := a.oneSearch()
+		if !ok {
+			return scrapers.Argf(scrapers.CursorArg, "continues one search: give it with exactly the one search query or search URL of the call that returned it")
+		}
+		c, err := scrapers.ParseCursor(a.Cursor, searchKey(q, vp, a.Language, a.CountryCode))
+		if err != nil {
+			return err
+		}
+		if n, err := strconv.Atoi(c.Token); err != nil || n < 0 || n > maxMaxPlaces*10 || n%searchPageSize != 0 {
+			return scrapers.Argf(scrapers.CursorArg, "is not a cursor this tool returned; pass back the next_cursor of a previous answer unchanged")
+		}
+		a.cursor = c
+	}
+	return nil
+}
+
+// oneSearch reports whether the call is one search and nothing else, and
+// which.
+func (a *scrapeArgs) oneSearch() (string, viewport, bool) {
+	if len(a.PlaceIDs) != 0 || len(a.SearchQueries)+len(a.urls) != 1 {
+		return "", viewport{}, false
+	}
+	if len(a.SearchQueries) == 1 {
+		return strings.TrimSpace(a.SearchQueries[0]), viewport{}, true
+	}
+	if u := a.urls[0]; isSearchURL(u) {
+		vp, _ := viewportFromPath(u.Path)
+		return searchQueryOf(u), vp, true
+	}
+	return "", viewport{}, false
+}
+
+// searchKey names a search for its cursors.
+func searchKey(q string, vp viewport, hl, gl string) string {
+	return fmt.Sprintf("search %s\x00%v\x00%s\x00%s", q, vp, strings.ToLower(hl), strings.ToLower(gl))
 }
 
 // reviewsArgs are the arguments of the reviews tool.
@@ -87,9 +130,11 @@ type reviewsArgs struct {
 	MaxReviews *int     `json:"max_reviews,omitempty" jsonschema:"reviews to return per place (1-500, default 20)"`
 	SortBy     string   `json:"sort_by,omitempty" jsonschema:"order of the reviews: most_relevant (default), newest, highest or lowest"`
 	Language   string   `json:"language,omitempty" jsonschema:"language of Google's translations and dates (default en)"`
+	Cursor     string   `json:"cursor,omitempty" jsonschema:"the next_cursor of a previous answer for one place, to read the reviews after it (give the same place, sort_by and language)"`
 
 	maxReviews int
 	urls       []*url.URL
+	cursor     scrapers.Cursor
 }
 
 // Defaults fills the order and the language.
@@ -133,7 +178,56 @@ func (a *reviewsArgs) Validate() error {
 		return err
 	}
 	var cc string
-	return checkLocale(&a.Language, &cc)
+	if err := checkLocale(&a.Language, &cc); err != nil {
+		return err
+	}
+	a.cursor = scrapers.Cursor{}
+	if a.Cursor != "" {
+		if len(a.urls)+len(a.PlaceIDs) != 1 {
+			return scrapers.Argf(scrapers.CursorArg, "continues the reviews of one place: give it with exactly the one place of the call that returned it")
+		}
+		src := ""
+		if len(a.urls) == 1 {
+			src = a.urls[0].String()
+		} else {
+			src = placeIDURL(strings.TrimSpace(a.PlaceIDs[0]))
+		}
+		c, err := scrapers.ParseCursor(a.Cursor, reviewsKey(src, a.SortBy, a.Language))
+		if err != nil {
+			return err
+		}
+		if _, _, ok := splitReviewsToken(c.Token); !ok {
+			return scrapers.Argf(scrapers.CursorArg, "is not a cursor this tool returned; pass back the next_cursor of a previous answer unchanged")
+		}
+		a.cursor = c
+	}
+	return nil
+}
+
+// reviewsKey names a place's reviews in one order and language, for their
+// cursors.
+func reviewsKey(src, sortBy, hl string) string {
+	return "reviews " + src + "\x00" + sortBy + "\x00" + strings.ToLower(hl)
+}
+
+// A reviews cursor's token is the listing session and Google's page token
+// ("" for the first page), as the next request sends them: "<session> <token>".
+var (
+	sessionRE   = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+	pageTokenRE = regexp.MustCompile(`^[A-Za-z0-9_=.%-]+$`)
+)
+
+// validPageToken reports whether a page token Google gave can be sent back
+// and carried in a cursor.
+func validPageToken(s string) bool { return len(s) <= 1024 && pageTokenRE.MatchString(s) }
+
+func reviewsToken(session, token string) string { return session + " " + token }
+
+// splitReviewsToken reads a reviews cursor's token; ok is false when it is
+// not one this tool made (so nothing odd lands in the pb parameter).
+func splitReviewsToken(s string) (session, token string, ok bool) {
+	session, token, found := strings.Cut(s, " ")
+	return session, token, found && sessionRE.MatchString(session) && (token == "" || validPageToken(token))
 }
 
 func mapsURLs(list []string) ([]*url.URL, error) {

@@ -49,9 +49,9 @@ func New(env scrapers.Env) (scrapers.Plugin, error) {
 		Name: "Google Maps",
 		Tools: []scrapers.Tool{
 			scrapers.NewTool("scrape", "Scrape Google Maps", scrapeDescription, scrapeSchema, s.scrape).
-				WithItems(scrapers.ItemSchema[Place]()),
+				WithItems(scrapers.ItemSchema[Place]()).WithCursor(),
 			scrapers.NewTool("reviews", "Google Maps reviews", reviewsDescription, reviewsSchema, s.reviews).
-				WithItems(scrapers.ItemSchema[Review]()),
+				WithItems(scrapers.ItemSchema[Review]()).WithCursor(),
 		},
 	}, nil
 }

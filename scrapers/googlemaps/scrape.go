@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/surfsense/pluginhost/scrapers"
@@ -20,7 +21,7 @@ func (s *scraper) scrape(ctx context.Context, call *scrapers.Call, a scrapeArgs)
 		return scrapers.Source{
 			URL: "https://www.google.com/maps/search/" + url.PathEscape(q),
 			Read: func(ctx context.Context, r *scrapers.SerialJob) error {
-				return s.search(ctx, r, q, vp, a.Language, a.CountryCode, a.maxPlaces)
+				return s.search(ctx, r, q, vp, a)
 			},
 		}
 	}
@@ -55,7 +56,7 @@ func (s *scraper) reviews(ctx context.Context, call *scrapers.Call, a reviewsArg
 	var sources []scrapers.Source
 	add := func(src string) {
 		sources = append(sources, scrapers.Source{URL: src, Read: func(ctx context.Context, r *scrapers.SerialJob) error {
-			return s.placeReviews(ctx, r, src, a)
+			return s.placeReviews(ctx, r, src, a, len(a.urls)+len(a.PlaceIDs) == 1)
 		}})
 	}
 	for _, u := range a.urls {
@@ -102,45 +103,74 @@ func (s *scraper) place(ctx context.Context, raw, hl, gl string) (Place, error) 
 }
 
 // search adds up to max places Google finds for q, paging through its
-// answers.
-func (s *scraper) search(ctx context.Context, r *scrapers.SerialJob, q string, vp viewport, hl, gl string, max int) error {
+// answers, from the cursor argument on. A call of this one search sets
+// next_cursor when Google has more: inside the page it stopped in, or the
+// next page when this one was full.
+func (s *scraper) search(ctx context.Context, r *scrapers.SerialJob, q string, vp viewport, a scrapeArgs) error {
+	hl, gl, max := a.Language, a.CountryCode, a.maxPlaces
 	seen := map[string]bool{}
-	added := 0
-	for offset := 0; added < max && offset < maxMaxPlaces+searchPageSize; offset += searchPageSize {
+	added, base, first, skip := 0, a.cursor.Done, 0, a.cursor.Skip
+	if a.cursor.Token != "" {
+		first, _ = strconv.Atoi(a.cursor.Token)
+	}
+	key := searchKey(q, vp, hl, gl)
+	var next scrapers.Cursor
+	if _, _, one := a.oneSearch(); one {
+		defer func() { r.Call().SetNextCursor(next) }()
+	}
+	for offset := first; added < max && offset < first+maxMaxPlaces+searchPageSize; offset += searchPageSize {
 		if ctx.Err() != nil {
 			return scrapers.ContextError(ctx)
 		}
 		resp, err := s.f.Get(ctx, searchURL(q, hl, gl, vp, offset))
 		if err != nil {
+			next = scrapers.Cursor{Listing: key, Token: strconv.Itoa(offset), Skip: skip, Done: base + added}
 			return err
 		}
 		places, err := parseSearch(resp.Body)
 		if err != nil {
 			return err
 		}
-		for _, p := range places {
-			key := firstNonEmpty(p.DataID, p.PlaceID, p.Name+"|"+p.Address)
-			if seen[key] || added >= max {
+		next = scrapers.Cursor{}
+		for i, p := range places {
+			keyOf := firstNonEmpty(p.DataID, p.PlaceID, p.Name+"|"+p.Address)
+			if i < skip {
+				seen[keyOf] = true // returned by an earlier call
 				continue
 			}
-			seen[key] = true
+			if added >= max {
+				next = scrapers.Cursor{Listing: key, Token: strconv.Itoa(offset), Skip: i, Done: base + added}
+				break
+			}
+			if seen[keyOf] {
+				continue
+			}
+			seen[keyOf] = true
 			added++
-			p.SearchQuery, p.Rank = q, added
+			p.SearchQuery, p.Rank = q, base+added
 			if p.URL == "" {
 				p.URL = "https://www.google.com/maps/search/" + url.PathEscape(q+" "+p.Name)
 			}
 			r.Add(p)
 		}
+		skip = 0
 		r.Call().Progress(fmt.Sprintf("found %d places for %q", added, q), added, max)
+		if next.Token != "" {
+			return nil // stopped inside the page
+		}
 		if len(places) < searchPageSize {
 			break // Google's last page
 		}
+		next = scrapers.Cursor{Listing: key, Token: strconv.Itoa(offset + searchPageSize), Done: base + added}
 	}
 	return nil
 }
 
-// placeReviews adds up to a.maxReviews reviews of the place src names.
-func (s *scraper) placeReviews(ctx context.Context, r *scrapers.SerialJob, src string, a reviewsArgs) error {
+// placeReviews adds up to a.maxReviews reviews of the place src names, from
+// the cursor argument on; for a call of this one place (one) it sets
+// next_cursor when Google has more: inside the page it stopped in, or
+// Google's next page token.
+func (s *scraper) placeReviews(ctx context.Context, r *scrapers.SerialJob, src string, a reviewsArgs, one bool) error {
 	dataID, placeURL, title := dataIDFromURL(src), src, ""
 	if dataID == "" {
 		p, err := s.place(ctx, src, a.Language, "")
@@ -154,8 +184,16 @@ func (s *scraper) placeReviews(ctx context.Context, r *scrapers.SerialJob, src s
 	} else if cid := cidOf(dataID); cid != "" && strings.Contains(src, "ftid=") {
 		placeURL = "https://www.google.com/maps?cid=" + cid
 	}
-	session := newSession()
-	token := ""
+	session, token, skip := newSession(), "", 0
+	if a.cursor.Token != "" {
+		session, token, _ = splitReviewsToken(a.cursor.Token)
+		skip = a.cursor.Skip
+	}
+	key := reviewsKey(src, a.SortBy, a.Language)
+	var next scrapers.Cursor
+	if one {
+		defer func() { r.Call().SetNextCursor(next) }()
+	}
 	seen := map[string]bool{}
 	added := 0
 	for page := 0; added < a.maxReviews && page < maxMaxReviews/reviewsPageSize+5; page++ {
@@ -164,15 +202,25 @@ func (s *scraper) placeReviews(ctx context.Context, r *scrapers.SerialJob, src s
 		}
 		resp, err := s.f.Get(ctx, reviewsURL(dataID, token, session, a.SortBy, a.Language, ""))
 		if err != nil {
+			next = scrapers.Cursor{Listing: key, Token: reviewsToken(session, token), Skip: skip}
 			return err
 		}
 		pg, err := parseReviewsPage(resp.Body, placeURL, title)
 		if err != nil {
 			return err
 		}
+		next = scrapers.Cursor{}
 		fresh := 0
-		for _, rv := range pg.Reviews {
-			if seen[rv.ReviewID] || added >= a.maxReviews {
+		for i, rv := range pg.Reviews {
+			if i < skip {
+				seen[rv.ReviewID] = true // returned by an earlier call
+				continue
+			}
+			if added >= a.maxReviews {
+				next = scrapers.Cursor{Listing: key, Token: reviewsToken(session, token), Skip: i}
+				break
+			}
+			if seen[rv.ReviewID] {
 				continue
 			}
 			seen[rv.ReviewID] = true
@@ -180,11 +228,17 @@ func (s *scraper) placeReviews(ctx context.Context, r *scrapers.SerialJob, src s
 			added++
 			fresh++
 		}
+		resumed := page == 0 && a.cursor.Token != "" // its reviews may all have been returned before
+		skip = 0
 		r.Call().Progress(fmt.Sprintf("listed %d reviews of %s", added, firstNonEmpty(title, placeURL)), added, a.maxReviews)
-		if pg.Next == "" || pg.Next == token || fresh == 0 {
+		if next.Token != "" {
+			return nil // stopped inside the page
+		}
+		if pg.Next == "" || pg.Next == token || (fresh == 0 && !resumed) || !validPageToken(pg.Next) {
 			break
 		}
 		token = pg.Next
+		next = scrapers.Cursor{Listing: key, Token: reviewsToken(session, token)}
 	}
 	return nil
 }
