@@ -1,11 +1,14 @@
 // Package youtube is SurfSense's YouTube plugin (id youtube): the scrape tool
-// reads videos (from their URLs or from searches) with their details and, on
-// request, their subtitles; the comments tool reads a video's comments.
+// reads videos (from their URLs, from searches, or a channel's Videos tab)
+// with their details and, on request, their subtitles; the comments tool
+// reads a video's comments. Searches, channels and comments are listings:
+// a call of one returns next_cursor, and takes it back as cursor.
 //
 // It reads YouTube as a browser does, without an API key of its own: the
-// watch and results pages carry their data as JSON (ytInitialPlayerResponse,
-// ytInitialData), and further pages come from the same innertube endpoints
-// the pages call (/youtubei/v1/search, /next, /player). YOUTUBE_BASE_URL
+// watch, results and channel pages carry their data as JSON
+// (ytInitialPlayerResponse, ytInitialData), and further pages come from the
+// same innertube endpoints the pages call (/youtubei/v1/search, /browse,
+// /next, /player). YOUTUBE_BASE_URL
 // sends every request, user-given URLs on any YouTube host included, to a
 // stand-in.
 package youtube
