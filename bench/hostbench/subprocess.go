@@ -26,7 +26,7 @@ type hostProcess struct {
 // startHost runs command (a pluginhost binary with "serve") on a free
 // loopback port with the dev license, no call limits, and private networks
 // allowed (the stand-in site is on loopback), and waits until it is ready.
-func startHost(ctx context.Context, command []string) (*hostProcess, error) {
+func startHost(ctx context.Context, command []string, env ...string) (*hostProcess, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -42,6 +42,7 @@ func startHost(ctx context.Context, command []string) (*hostProcess, error) {
 	cmd := exec.CommandContext(ctx, command[0], command[1:]...)
 	cmd.Env = append(os.Environ(), "ADDR="+addr, "LICENSE_BACKEND=dev", "ALLOW_PRIVATE_NETWORKS=true",
 		"MAX_CONCURRENT_CALLS=0", "RATE_LIMIT_PER_MINUTE=0", "LOG_LEVEL=error", "REDIS_URL=", "METRICS_ADDR="+maddr)
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdout, cmd.Stderr = nil, os.Stderr
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting the host process: %w", err)

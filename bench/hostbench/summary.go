@@ -55,6 +55,8 @@ func (r Report) summary(opts Options, w io.Writer) {
 	for _, c := range r.Throughput {
 		goal := ""
 		switch {
+		case c.Before:
+			goal = " (MAX_PAGES_IN_FLIGHT=8, the old cap)"
 		case c.Latency == time.Second && c.InFlight == 64:
 			goal = " (goal ≥ 80%)"
 		case c.Latency == time.Second && c.InFlight == 256:

@@ -37,6 +37,11 @@ type Throughput struct {
 	InFlight  []int           // calls in flight [8, 64, 256]
 	Window    time.Duration   // measured per cell, after a warm-up of twice the latency [8s]
 	PageBytes int             // the stand-in page's size [about 30 KB]
+	// Before, when set, also measures a host with MAX_PAGES_IN_FLIGHT=8,
+	// the fixed cap of pages in flight before the page budget, at 64 calls
+	// in flight (or the most asked, when fewer) for each latency: the
+	// change side by side in one run.
+	Before bool
 }
 
 func (t *Throughput) defaults() {
@@ -61,6 +66,7 @@ func (t *Throughput) defaults() {
 type ThroughputCell struct {
 	Latency  time.Duration
 	InFlight int
+	Before   bool    // measured on a host with the old cap of 8 pages in flight
 	Stats    Stats   // calls done in the window: pages/s, p50, p99, errors
 	Limit    float64 // InFlight ÷ Latency, pages/s
 	Polite   float64 // what the sites' politeness allows, pages/s
@@ -94,33 +100,30 @@ func RunThroughput(ctx context.Context, t Throughput, command []string, w io.Wri
 	}
 	defer sites.close()
 
-	endpoint, readRSS, where := "", func() uint64 { return rss("self") }, "this process (host and clients)"
+	endpoint, readRSS, stop, err := throughputHost(ctx, command, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+	where := "this process (host and clients)"
 	if len(command) > 0 {
-		sub, err := startHost(ctx, command)
-		if err != nil {
-			return nil, err
-		}
-		defer sub.stop()
-		endpoint = sub.url + "/web-crawl/mcp"
-		pid := strconv.Itoa(sub.cmd.Process.Pid)
-		readRSS, where = func() uint64 { return rss(pid) }, "the host's own process"
-	} else {
-		cfg := host.Defaults()
-		cfg.License.Backend = "dev"
-		cfg.AllowPrivateNetworks = true
-		cfg.RateLimitPerMinute, cfg.MaxConcurrentCalls = 0, 0
-		h, err := host.New(cfg, host.Options{Logger: quietLogger(), Plugins: []scrapers.Constructor{webcrawl.New}, Backend: license.Dev{}})
-		if err != nil {
-			return nil, err
-		}
-		srv := httptest.NewServer(h.Handler())
-		defer srv.Close()
-		endpoint = srv.URL + "/web-crawl/mcp"
+		where = "the host's own process"
 	}
 	fmt.Fprintf(w, "\nthroughput: single-page web-crawl.crawl calls over %d stand-in sites on loopback (%d pages in flight per site, %s between), RSS of %s\n",
 		t.Sites, perHost, hostDelay, where)
-	fmt.Fprintf(w, "  %-8s %-9s %9s %9s %7s %10s %9s %9s %7s %8s\n", "latency", "in flight", "pages/s", "limit", "of it", "sites let", "p50", "p99", "errors", "RSS MB")
+	fmt.Fprintf(w, "  %-8s %-11s %9s %9s %7s %10s %9s %9s %7s %8s\n", "latency", "in flight", "pages/s", "limit", "of it", "sites let", "p50", "p99", "errors", "RSS MB")
 	var cells []ThroughputCell
+	row := func(c ThroughputCell) {
+		label := strconv.Itoa(c.InFlight)
+		if c.Before {
+			label += " (cap 8)"
+		}
+		fmt.Fprintf(w, "  %-8s %-11s %9.1f %9.1f %6.0f%% %10.1f %9s %9s %7d %8.1f\n", c.Latency, label, c.Stats.PerSecond, c.Limit, 100*c.OfLimit(), c.Polite,
+			c.Stats.P50.Round(time.Millisecond), c.Stats.P99.Round(time.Millisecond), c.Stats.Errors, float64(c.RSS)/(1<<20))
+		if c.FirstErr != "" {
+			fmt.Fprintf(w, "    first error: %.300s\n", c.FirstErr)
+		}
+	}
 	for _, lat := range t.Latencies {
 		sites.latency.Store(int64(lat))
 		for _, n := range t.InFlight {
@@ -129,14 +132,65 @@ func RunThroughput(ctx context.Context, t Throughput, command []string, w io.Wri
 				return cells, err
 			}
 			cells = append(cells, c)
-			fmt.Fprintf(w, "  %-8s %-9d %9.1f %9.1f %6.0f%% %10.1f %9s %9s %7d %8.1f\n", lat, n, c.Stats.PerSecond, c.Limit, 100*c.OfLimit(), c.Polite,
-				c.Stats.P50.Round(time.Millisecond), c.Stats.P99.Round(time.Millisecond), c.Stats.Errors, float64(c.RSS)/(1<<20))
-			if c.FirstErr != "" {
-				fmt.Fprintf(w, "    first error: %.300s\n", c.FirstErr)
-			}
+			row(c)
 		}
 	}
+	if !t.Before {
+		return cells, nil
+	}
+	// The old cap, on a host of its own, in the same run.
+	endpoint, readRSS, stop2, err := throughputHost(ctx, command, 8)
+	if err != nil {
+		return cells, err
+	}
+	defer stop2()
+	n := t.InFlight[len(t.InFlight)-1]
+	for _, k := range t.InFlight {
+		if k == 64 {
+			n = k
+		}
+	}
+	for _, lat := range t.Latencies {
+		sites.latency.Store(int64(lat))
+		c, err := throughputCell(ctx, endpoint, sites, lat, n, t, readRSS)
+		if err != nil {
+			return cells, err
+		}
+		c.Before = true
+		cells = append(cells, c)
+		row(c)
+	}
 	return cells, nil
+}
+
+// throughputHost starts the host the throughput is measured on: the
+// pluginhost binary in its own process when command is set, else in this
+// process; maxPages, when positive, is its MAX_PAGES_IN_FLIGHT. It returns
+// web-crawl's endpoint, how to read the host's RSS, and how to stop it.
+func throughputHost(ctx context.Context, command []string, maxPages int) (string, func() uint64, func(), error) {
+	if len(command) > 0 {
+		var env []string
+		if maxPages > 0 {
+			env = append(env, "MAX_PAGES_IN_FLIGHT="+strconv.Itoa(maxPages))
+		}
+		sub, err := startHost(ctx, command, env...)
+		if err != nil {
+			return "", nil, nil, err
+		}
+		pid := strconv.Itoa(sub.cmd.Process.Pid)
+		return sub.url + "/web-crawl/mcp", func() uint64 { return rss(pid) }, sub.stop, nil
+	}
+	cfg := host.Defaults()
+	cfg.License.Backend = "dev"
+	cfg.AllowPrivateNetworks = true
+	cfg.RateLimitPerMinute, cfg.MaxConcurrentCalls = 0, 0
+	cfg.MaxPagesInFlight = maxPages
+	h, err := host.New(cfg, host.Options{Logger: quietLogger(), Plugins: []scrapers.Constructor{webcrawl.New}, Backend: license.Dev{}})
+	if err != nil {
+		return "", nil, nil, err
+	}
+	srv := httptest.NewServer(h.Handler())
+	return srv.URL + "/web-crawl/mcp", func() uint64 { return rss("self") }, srv.Close, nil
 }
 
 // throughputCell holds n calls in flight for a warm-up and the window; a

@@ -15,14 +15,14 @@ import (
 // figures are for `pluginhost bench`.)
 func TestThroughputSmall(t *testing.T) {
 	var out bytes.Buffer
-	tp := Throughput{Sites: 6, Latencies: []time.Duration{100 * time.Millisecond}, InFlight: []int{2, 6}, Window: 1500 * time.Millisecond}
+	tp := Throughput{Sites: 6, Latencies: []time.Duration{100 * time.Millisecond}, InFlight: []int{2, 6}, Window: 1500 * time.Millisecond, Before: true}
 	cells, err := RunThroughput(context.Background(), tp, nil, &out)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
 	t.Log(out.String())
-	if len(cells) != 2 {
-		t.Fatalf("%d cells, want 2", len(cells))
+	if len(cells) != 3 || !cells[2].Before || cells[2].InFlight != 6 {
+		t.Fatalf("%d cells (%+v), want 2 and one with the old cap at 6 in flight", len(cells), cells)
 	}
 	for _, c := range cells {
 		if c.Stats.Calls == 0 || c.Stats.Errors != 0 || c.Stats.P50 < c.Latency || c.Stats.P99 < c.Stats.P50 || c.RSS == 0 {
