@@ -210,7 +210,6 @@ func throughputCell(ctx context.Context, endpoint string, sites *slowSites, lat 
 		lat50    []time.Duration
 		errs     int
 		firstErr string
-		next     atomic.Int64
 	)
 	var wg sync.WaitGroup
 	for i := 0; i < n; i++ {
@@ -218,7 +217,9 @@ func throughputCell(ctx context.Context, endpoint string, sites *slowSites, lat 
 		go func() {
 			defer wg.Done()
 			for cctx.Err() == nil && time.Now().Before(to) {
-				k := next.Add(1)
+				// A page never asked before in the run: the host's result
+				// cache must not answer it.
+				k := sites.seq.Add(1)
 				u := sites.url(int(k)) + "/page?n=" + strconv.FormatInt(k, 10)
 				t0 := time.Now()
 				err := crawlOne(cctx, client, endpoint, u)
@@ -297,6 +298,7 @@ type slowSites struct {
 	servers []*http.Server
 	urls    []string
 	latency atomic.Int64
+	seq     atomic.Int64 // pages asked so far in the run
 	page    []byte
 }
 
