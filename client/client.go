@@ -56,10 +56,11 @@ type Client struct {
 	checks  singleflight.Group
 	verdict verdictState
 
-	signs          signIns
-	signInLifetime time.Duration // tests shorten SignInLifetime
-	refreshing     sync.Map      // plugin id → chan struct{}: one refresh at a time per plugin
-	agentChecks    singleflight.Group
+	signs              signIns
+	signInLifetime     time.Duration // tests shorten SignInLifetime
+	signInStartTimeout time.Duration // and SignInStartTimeout
+	refreshing         sync.Map      // plugin id → chan struct{}: one refresh at a time per plugin
+	agentChecks        singleflight.Group
 
 	fpOnce sync.Once
 	fp     *registry.List

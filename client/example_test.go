@@ -154,7 +154,9 @@ func ExampleClient_ReadyTools() {
 
 	custom := mcp.NewServer(&mcp.Implementation{Name: "notes", Version: "1"}, nil)
 	custom.AddTool(&mcp.Tool{Name: "append", Description: "Appends a note.", InputSchema: map[string]any{"type": "object"}},
-		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil })
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
 	notes := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return custom }, nil))
 	defer notes.Close()
 
@@ -304,7 +306,9 @@ func startOAuthPlugin() (*httptest.Server, string) {
 	})
 	server := mcp.NewServer(&mcp.Implementation{Name: "calendar", Version: "1"}, nil)
 	server.AddTool(&mcp.Tool{Name: "list_events", Description: "Lists events.", InputSchema: map[string]any{"type": "object"}, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
-		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil })
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
 	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
 		mu.Lock()
 		defer mu.Unlock()

@@ -23,8 +23,11 @@ type authServer struct {
 	*httptest.Server
 	URL      string
 	resource string
-	mu       sync.Mutex
-	n        int
+	// registration, when set, is the registration endpoint the metadata
+	// names; /register (not served) otherwise.
+	registration string
+	mu           sync.Mutex
+	n            int
 }
 
 func newAuthServer(t *testing.T) *authServer {
@@ -57,9 +60,13 @@ func (as *authServer) metadataRequests() int {
 
 func (as *authServer) serveMetadata(w http.ResponseWriter, r *http.Request, issuer string) {
 	w.Header().Set("Content-Type", "application/json")
+	reg := issuer + "/register"
+	if as.registration != "" {
+		reg = as.registration
+	}
 	json.NewEncoder(w).Encode(map[string]any{
 		"issuer": issuer, "authorization_endpoint": issuer + "/authorize", "token_endpoint": issuer + "/token",
-		"registration_endpoint": issuer + "/register", "response_types_supported": []string{"code"},
+		"registration_endpoint": reg, "response_types_supported": []string{"code"},
 		"code_challenge_methods_supported": []string{"S256"},
 	})
 }

@@ -43,19 +43,23 @@ func TestNoSecretInAnyFormat(t *testing.T) {
 	c := &Client{Store: mem, License: StaticLicense{Key: license}}
 
 	values := map[string]any{
-		"InstalledPlugin (token)":  tokenRow,
-		"InstalledPlugin (oauth)":  oauthRow,
-		"*InstalledPlugin":         &oauthRow,
-		"[]InstalledPlugin":        []InstalledPlugin{tokenRow, oauthRow},
-		"map of rows":              map[string]InstalledPlugin{"a": tokenRow},
-		"OAuthCredential":          cred,
-		"*OAuthCredential":         &cred,
-		"CustomPlugin":             CustomPlugin{URL: "https://x.example/mcp", Name: "X", Token: typedKey},
-		"StaticLicense":            StaticLicense{Key: license},
-		"*MemoryStore":             mem,
-		"*FileStore":               fs,
-		"*Client":                  c,
-		"struct holding them":      struct{ P InstalledPlugin; L License; S Store }{oauthRow, StaticLicense{Key: license}, mem},
+		"InstalledPlugin (token)": tokenRow,
+		"InstalledPlugin (oauth)": oauthRow,
+		"*InstalledPlugin":        &oauthRow,
+		"[]InstalledPlugin":       []InstalledPlugin{tokenRow, oauthRow},
+		"map of rows":             map[string]InstalledPlugin{"a": tokenRow},
+		"OAuthCredential":         cred,
+		"*OAuthCredential":        &cred,
+		"CustomPlugin":            CustomPlugin{URL: "https://x.example/mcp", Name: "X", Token: typedKey},
+		"StaticLicense":           StaticLicense{Key: license},
+		"*MemoryStore":            mem,
+		"*FileStore":              fs,
+		"*Client":                 c,
+		"struct holding them": struct {
+			P InstalledPlugin
+			L License
+			S Store
+		}{oauthRow, StaticLicense{Key: license}, mem},
 		"Error wrapping a refusal": &Error{Status: 422, Code: CodeNeedsSignIn, Name: "Notes", Err: &RefusalError{URL: tokenRow.URL, StatusCode: 401}},
 	}
 	for name, v := range values {

@@ -278,6 +278,9 @@ func (c *Client) SignInAgain(ctx context.Context, id string) (SignIn, error) {
 	if off := notAllowed(c.Egress, PurposePlugin, p.Hosts...); len(off) > 0 {
 		return SignIn{}, egressError(PurposePlugin, off)
 	}
+	if _, err := c.signInClient(); err != nil {
+		return SignIn{}, &Error{Status: 502, Code: CodeSignInFailed, Name: p.Name, Err: err}
+	}
 	earlier, _ := ParseOAuthCredential(p.Credential)
 	t := signInTarget{
 		id: p.ID, name: p.Name, url: p.URL, source: p.Source, entry: p.Entry, publisher: p.Publisher,
@@ -371,7 +374,11 @@ func (c *Client) startSignIn(ctx context.Context, t signInTarget, ref *RefusalEr
 		c.runSignIn(flowCtx, s, h, cap, req, resp, d)
 	}()
 
-	timer := time.NewTimer(SignInStartTimeout)
+	wait := SignInStartTimeout
+	if c.signInStartTimeout > 0 {
+		wait = c.signInStartTimeout
+	}
+	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	select {
 	case <-s.urlReady:
@@ -381,7 +388,7 @@ func (c *Client) startSignIn(ctx context.Context, t signInTarget, ref *RefusalEr
 		return &pub, nil
 	case <-s.done:
 	case <-timer.C:
-		cancel(errors.New("the authorization server did not answer within 60 seconds"))
+		cancel(fmt.Errorf("the authorization server did not get the sign-in ready within %v", wait))
 		<-s.done
 	case <-ctx.Done():
 		cancel(ctx.Err())
@@ -600,30 +607,35 @@ func (c *Client) storeSignedInAgain(ctx context.Context, id, credential string, 
 	return c.recordListingLocked(ctx, p, listed)
 }
 
-// signInFailureOf says why the SDK's flow ended.
+// signInFailureOf says why the SDK's flow ended: the provider's error, or
+// why the sign-in was ended (its lifetime, a newer one, the user, the start
+// timeout), or what the flow could not do.
 func signInFailureOf(ctx context.Context, err error) (SignInFailure, string) {
 	var pe *providerError
 	var ae *Error
 	cause := context.Cause(ctx)
+	if ctx.Err() == nil {
+		cause = nil
+	}
 	switch {
 	case errors.As(err, &pe) && pe.code == "access_denied":
 		return FailDeclined, "You declined the sign-in."
 	case errors.As(err, &pe):
-		return FailProviderError, "The provider ended the sign-in: " + pe.Error()[len("the provider ended the sign-in: "):] + "."
+		return FailProviderError, "The provider ended the sign-in: " + strings.TrimPrefix(pe.Error(), "the provider ended the sign-in: ") + "."
 	case errors.Is(cause, errExpired) || errors.Is(err, errExpired):
 		return FailExpired, "The sign-in was not finished within ten minutes."
 	case errors.Is(cause, errReplaced) || errors.Is(err, errReplaced):
 		return FailReplaced, "A newer sign-in for this plugin started."
 	case errors.Is(cause, errAbandoned) || errors.Is(err, errAbandoned):
 		return FailOther, "The sign-in was cancelled."
+	case cause != nil:
+		return FailOther, "The sign-in ended: " + cleanText(cause.Error(), 200) + "."
 	case errors.As(err, &ae) && ae.Code == CodeEgressDisabled:
 		return FailEgress, fmt.Sprintf("Allow %s in Settings › Network to sign in.", strings.Join(ae.Hosts, ", "))
 	case strings.Contains(err.Error(), "register client") || strings.Contains(err.Error(), "registration"):
 		return FailRegistration, "The provider would not register SurfSense as a client."
 	case strings.Contains(err.Error(), "token exchange"):
 		return FailTokenExchange, "The provider would not exchange the sign-in for a token."
-	case cause != nil:
-		return FailOther, "The sign-in ended: " + cleanText(cause.Error(), 200) + "."
 	}
 	return FailOther, "The sign-in failed: " + cleanText(err.Error(), 200) + "."
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"slices"
 	"strings"
@@ -270,5 +271,48 @@ func TestSignInAgainRefusals(t *testing.T) {
 	}
 	if c.signInCount() != 0 {
 		t.Error("a sign-in started with a host off")
+	}
+}
+
+// TestSignInStartTimesOut: an authorization server that does not get the
+// sign-in ready (here its registration never answers) within the start
+// timeout is 502 plugin_sign_in_failed, and nothing is held or stored; one
+// that refuses registration fails at once.
+func TestSignInStartTimesOut(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name     string
+		register http.HandlerFunc
+		says     string
+	}{
+		{"registration hangs", func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body) // so that the server sees the client leave
+			<-r.Context().Done()
+		}, "did not get the sign-in ready"},
+		{"registration refused", func(w http.ResponseWriter, r *http.Request) { http.Error(w, `{"error":"access_denied"}`, 403) }, "would not register"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			as := newAuthServer(t)
+			reg := httptest.NewServer(tc.register)
+			defer reg.Close()
+			s := newStandIn(t, standInOptions{}, readOnlyTool("find", "Finds."))
+			s.setIntercept(func(w http.ResponseWriter, r *http.Request, n int) bool {
+				w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+as.URL+`/prm"`)
+				refuse(w, 401, "")
+				return true
+			})
+			as.resource = s.URL()
+			as.registration = reg.URL
+			c := &Client{Store: &MemoryStore{}, Lister: quickLister(), CallbackPort: 8000, SignInAs: SignInAs{Unpackaged: true}}
+			c.signInStartTimeout = 300 * time.Millisecond
+			_, err := c.ConnectCustom(ctx, CustomPlugin{URL: s.URL(), Name: "Calendar"})
+			e := wantError(t, err, 502, CodeSignInFailed)
+			if !strings.Contains(e.Error(), tc.says) {
+				t.Errorf("err = %v, want it to say %q", e, tc.says)
+			}
+			if c.signInCount() != 0 {
+				t.Errorf("a sign-in that did not start is held")
+			}
+		})
 	}
 }
