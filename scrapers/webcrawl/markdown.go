@@ -55,6 +55,10 @@ var mdConverter = converter.NewConverter(converter.WithPlugins(
 	strikethrough.NewStrikethroughPlugin(),
 ))
 
+// noscriptFallback is the text (bytes) under which a page whose <noscript>
+// elements hold more is read from those instead.
+const noscriptFallback = 1000
+
 // Extract turns an HTML page into a Page: its main content as Markdown, its
 // title, byline, description and language, and its links. The page is read
 // once, under the limits (see scan), parsed once, and its main content is
@@ -66,6 +70,15 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 	}
 	body, _ = toUTF8(body, opt.ContentType)
 	sc := scan(body, pageURL, opt.Limits)
+	if sc.textBytes < noscriptFallback && len(sc.noscript) > 2*sc.textBytes+200 {
+		// A page whose text is all in <noscript> (Discourse's forums, some
+		// shops): its content is what a browser without scripts shows.
+		ns := scan(sc.noscript, pageURL, opt.Limits)
+		sc.doc, sc.textBytes, sc.cut = ns.doc, ns.textBytes, append(sc.cut, ns.cut...)
+		if len(ns.links) > len(sc.links) {
+			sc.links, sc.linksTotal = ns.links, ns.linksTotal
+		}
+	}
 	doc, err := html.Parse(bytes.NewReader(sc.doc))
 	if err != nil {
 		return Page{}, err
@@ -95,7 +108,7 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 	}
 
 	content := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
-	for _, n := range mainContent(body0) {
+	for _, n := range chooseContent(body0, kindOf(m)) {
 		if n == body0 {
 			for c := n.FirstChild; c != nil; {
 				next := c.NextSibling

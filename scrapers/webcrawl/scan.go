@@ -23,6 +23,8 @@ type scanned struct {
 	links      []string
 	linksTotal int
 	cut        []string
+	textBytes  int    // bytes of text written to doc
+	noscript   []byte // the raw content of the page's <noscript> elements
 }
 
 // pageMeta is what the page says about itself.
@@ -31,7 +33,12 @@ type pageMeta struct {
 	ogTitle, siteName                                string
 	htmlLang, metaLang, ogLocale                     string
 	author                                           string
+	ogType                                           string
+	jsonLD                                           string // the page's application/ld+json blocks, joined, at most maxJSONLD bytes
 }
+
+// maxJSONLD bounds the structured data kept from a page's ld+json scripts.
+const maxJSONLD = 256 << 10
 
 // skipped elements are dropped with their content: they hold no readable text.
 var skipped = map[string]bool{
@@ -91,6 +98,8 @@ type scanner struct {
 	stopped   bool // MaxElements reached: nothing more is written
 	textFull  bool
 	inTitle   bool
+	inJSONLD  bool
+	noscript  bytes.Buffer // what <noscript> elements hold, at most the text limit
 	titleDone bool
 	meta      pageMeta
 	links     []string
@@ -108,7 +117,7 @@ type scanner struct {
 type attrs struct {
 	href, src, dataSrc, alt, title, class, id, role, itemprop, lang, rel      string
 	colspan, rowspan, align, start, style, name, property, httpEquiv, content string
-	width, height                                                             string
+	width, height, typ                                                        string
 	hidden, ariaHidden                                                        bool
 }
 
@@ -137,7 +146,8 @@ func scan(body []byte, pageURL *url.URL, lim Limits) *scanned {
 }
 
 func (s *scanner) result() *scanned {
-	r := &scanned{doc: s.out.Bytes(), base: s.base, meta: s.meta, links: s.links, linksTotal: len(s.totalSeen)}
+	r := &scanned{doc: s.out.Bytes(), base: s.base, meta: s.meta, links: s.links, linksTotal: len(s.totalSeen),
+		textBytes: s.textBytes, noscript: s.noscript.Bytes()}
 	if s.stopped {
 		r.cut = append(r.cut, cutElements(s.lim.MaxElements))
 	}
@@ -209,6 +219,8 @@ func (s *scanner) readAttrs(z *html.Tokenizer, has bool) {
 			a.httpEquiv = string(v)
 		case "content":
 			a.content = string(v)
+		case "type":
+			a.typ = string(v)
 		case "hidden":
 			a.hidden = true
 		case "aria-hidden":
@@ -245,6 +257,8 @@ func (s *scanner) start(z *html.Tokenizer, selfClosing bool) {
 		s.metaTag()
 	case "title":
 		s.inTitle = !s.titleDone && s.skipLevel < 0
+	case "script":
+		s.inJSONLD = strings.Contains(strings.ToLower(s.a.typ), "ld+json") && len(s.meta.jsonLD) < maxJSONLD
 	}
 	if s.stopped {
 		return
@@ -428,6 +442,8 @@ func (s *scanner) metaTag() {
 		set(&s.meta.twDescription)
 	case "og:title", "twitter:title":
 		set(&s.meta.ogTitle)
+	case "og:type":
+		set(&s.meta.ogType)
 	case "og:site_name":
 		set(&s.meta.siteName)
 	case "og:locale":
@@ -510,6 +526,10 @@ func (s *scanner) popTo(i int) {
 }
 
 func (s *scanner) end(name string) {
+	if name == "script" && s.inJSONLD {
+		s.inJSONLD = false
+		s.meta.jsonLD += "\n"
+	}
 	if name == "title" && s.inTitle {
 		s.inTitle, s.titleDone = false, true
 	}
@@ -533,6 +553,19 @@ func (s *scanner) text(t []byte) {
 	if s.inTitle {
 		if len(s.meta.title) < maxMetaText {
 			s.meta.title += truncateBytes(string(t), maxMetaText-len(s.meta.title))
+		}
+		return
+	}
+	if s.inJSONLD {
+		if room := maxJSONLD - len(s.meta.jsonLD); room > 0 {
+			s.meta.jsonLD += string(t[:runeStart(t, min(room, len(t)))])
+		}
+		return
+	}
+	if s.skipLevel >= 0 && s.skipLevel < len(s.stack) && s.stack[s.skipLevel].name == "noscript" {
+		if room := s.lim.MaxTextBytes - s.noscript.Len(); room > 0 {
+			s.noscript.Write(t[:runeStart(t, min(room, len(t)))])
+			s.noscript.WriteByte('\n')
 		}
 		return
 	}

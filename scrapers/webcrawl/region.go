@@ -1,0 +1,202 @@
+package webcrawl
+
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// The main region of a page, whatever its kind. Page furniture is pruned
+// from the whole body first (the site's header, navigation, footer,
+// sidebars, cookie and newsletter boxes, share bars), then the region that
+// holds the page's own content is chosen: the page's <main> when it has one
+// that holds the content, else the pruned body. Articles are narrowed
+// further to their text (see mainContent); other kinds of page (services,
+// products, collections, listings, forums, documentation) keep the whole
+// region, since their content is spread over many blocks, not one.
+
+// furnitureTokens are class or id words (split at '-', '_' and spaces) that
+// name page furniture.
+var furnitureTokens = map[string]bool{
+	"cookie": true, "cookies": true, "consent": true, "gdpr": true, "cmp": true,
+	"newsletter": true, "subscribe": true, "subscription": true, "signup": true,
+	"popup": true, "modal": true, "overlay": true, "lightbox": true,
+	"share": true, "sharing": true, "sharebar": true, "social": true, "socials": true,
+	"breadcrumb": true, "breadcrumbs": true, "skip": true, "skiplink": true,
+	"sidebar": true, "related": true, "recommended": true, "recommendations": true,
+	"advert": true, "advertisement": true, "ads": true, "ad": true, "adsbygoogle": true, "sponsored": true,
+	"promo": true, "footer": true, "navbar": true, "nav": true, "navigation": true, "menu": true,
+	"megamenu": true, "offcanvas": true, "toc": true, "pagination": true, "pager": true,
+	"masthead": true, "topbar": true,
+}
+
+// commentTokens name an article's comments; forums keep theirs.
+var commentTokens = map[string]bool{"comment": true, "comments": true, "disqus": true, "respond": true}
+
+var furnitureRoles = map[string]bool{
+	"navigation": true, "banner": true, "contentinfo": true, "complementary": true, "search": true,
+	"menu": true, "menubar": true, "dialog": true, "alertdialog": true, "tooltip": true,
+}
+
+// classTokens calls f with each lower-cased word of n's class and id.
+func classTokens(n *html.Node, f func(string) bool) bool {
+	for _, a := range n.Attr {
+		if a.Key != "class" && a.Key != "id" {
+			continue
+		}
+		v := strings.ToLower(a.Val)
+		for _, w := range strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' || r == ' ' || r == '\t' || r == '\n' || r == ':' || r == '.' }) {
+			if f(w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// textSizes measures the text under each element once.
+type textSizes map[*html.Node]int
+
+func measureText(n *html.Node, sizes textSizes) int {
+	t := 0
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch c.Type {
+		case html.TextNode:
+			t += textLen(c.Data)
+		case html.ElementNode:
+			t += measureText(c, sizes)
+		}
+	}
+	sizes[n] = t
+	return t
+}
+
+// furniture says whether n is page furniture, by its tag, role or class.
+func furniture(n *html.Node, inContent, article bool) bool {
+	switch n.DataAtom {
+	case atom.Nav, atom.Aside, atom.Footer:
+		return true
+	case atom.Header:
+		return !inContent
+	case atom.Body, atom.Main, atom.Article, atom.Table, atom.Tbody, atom.Tr, atom.Td, atom.Pre, atom.Code, atom.H1:
+		return false
+	}
+	if furnitureRoles[strings.ToLower(attrOf(n, "role"))] {
+		return true
+	}
+	return classTokens(n, func(w string) bool { return furnitureTokens[w] || article && commentTokens[w] })
+}
+
+// pruneFurniture unlinks the furniture under n. An element holding more than
+// half of the page's text is never furniture, whatever its class says (a
+// site that wraps its content in class="page-header-wrap"): it is looked
+// into instead.
+func pruneFurniture(n *html.Node, sizes textSizes, total int, inContent, article bool) {
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		if c.Type == html.ElementNode {
+			in := inContent || c.DataAtom == atom.Main || c.DataAtom == atom.Article || strings.EqualFold(attrOf(c, "role"), "main")
+			if furniture(c, inContent, article) && 2*sizes[c] <= total {
+				n.RemoveChild(c)
+			} else {
+				pruneFurniture(c, sizes, total, in, article)
+			}
+		}
+		c = next
+	}
+}
+
+// mainRegion is the element holding the page's own content after pruning:
+// its <main> (or role=main) when that holds at least a quarter of the text,
+// else the body.
+func mainRegion(body *html.Node, sizes textSizes) *html.Node {
+	total := sizes[body]
+	var best *html.Node
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			if c.DataAtom == atom.Main || strings.EqualFold(attrOf(c, "role"), "main") {
+				if 4*sizes[c] >= total && (best == nil || sizes[c] > sizes[best]) {
+					best = c
+				}
+			}
+			walk(c)
+		}
+	}
+	walk(body)
+	if best == nil {
+		return body
+	}
+	return best
+}
+
+// chooseContent prunes the furniture under body and returns the nodes that
+// hold the page's content, in document order.
+func chooseContent(body *html.Node, kind pageKind) []*html.Node {
+	sizes := textSizes{}
+	total := measureText(body, sizes)
+	pruneFurniture(body, sizes, total, false, kind == kindArticle)
+	sizes = textSizes{}
+	measureText(body, sizes)
+	region := mainRegion(body, sizes)
+	if kind == kindArticle {
+		return []*html.Node{articleBody(region)}
+	}
+	return []*html.Node{region}
+}
+
+// blockText is the text an element holds in the blocks an article is made
+// of (paragraphs, quotes, code, list items, headings below the title, table
+// cells), measured once for every element.
+func blockText(n *html.Node, in bool, sizes textSizes) int {
+	t := 0
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch c.Type {
+		case html.TextNode:
+			if in {
+				t += textLen(c.Data)
+			}
+		case html.ElementNode:
+			inner := in
+			switch c.DataAtom {
+			case atom.P, atom.Pre, atom.Blockquote, atom.Li, atom.Dd, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Td, atom.Figcaption:
+				inner = true
+			}
+			t += blockText(c, inner, sizes)
+		}
+	}
+	sizes[n] = t
+	return t
+}
+
+// articleBody narrows an article's region to the smallest element that
+// holds nearly all of its running text (the lowest element with at least
+// articleShare of it), so that what sits beside the text (bylines, share
+// bars, related links, newsletter boxes) is left out.
+func articleBody(region *html.Node) *html.Node {
+	sizes := textSizes{}
+	total := blockText(region, false, sizes)
+	if total == 0 {
+		return region
+	}
+	n := region
+	for {
+		var next *html.Node
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.ElementNode && float64(sizes[c]) >= articleShare*float64(total) {
+				next = c
+				break
+			}
+		}
+		if next == nil {
+			return n
+		}
+		n = next
+	}
+}
+
+const articleShare = 0.85
