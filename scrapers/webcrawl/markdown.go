@@ -29,6 +29,7 @@ type Page struct {
 	Truncated   []string `json:"truncated,omitempty" jsonschema:"what was cut from this page and why (page size, elements, depth, text, links, max_length); absent when nothing was"`
 	Links       []string `json:"links" jsonschema:"the page's distinct absolute http(s) links, in order, at most the per-page cap"`
 	LinksTotal  int      `json:"links_total" jsonschema:"how many distinct links the page has, returned or not"`
+	Notes       []string `json:"extraction_notes,omitempty" jsonschema:"how the main content was found when the usual way found too little (text read from <noscript> or hidden elements, a wider part of the page, the whole page); absent when nothing unusual was done"`
 	Rendered    bool     `json:"rendered" jsonschema:"whether the page was rendered in a headless browser (the render argument)"`
 	RenderNotes []string `json:"render_notes,omitempty" jsonschema:"why the page was or was not rendered, and what the browser met (bounds, refused requests, a page still loading)"`
 }
@@ -55,10 +56,6 @@ var mdConverter = converter.NewConverter(converter.WithPlugins(
 	strikethrough.NewStrikethroughPlugin(),
 ))
 
-// noscriptFallback is the text (bytes) under which a page whose <noscript>
-// elements hold more is read from those instead.
-const noscriptFallback = 1000
-
 // Extract turns an HTML page into a Page: its main content as Markdown, its
 // title, byline, description and language, and its links. The page is read
 // once, under the limits (see scan), parsed once, and its main content is
@@ -70,20 +67,15 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 	}
 	body, _ = toUTF8(body, opt.ContentType)
 	sc := scan(body, pageURL, opt.Limits)
-	if sc.textBytes < noscriptFallback && len(sc.noscript) > 2*sc.textBytes+200 {
-		// A page whose text is all in <noscript> (Discourse's forums, some
-		// shops): its content is what a browser without scripts shows.
-		ns := scan(sc.noscript, pageURL, opt.Limits)
-		sc.doc, sc.textBytes, sc.cut = ns.doc, ns.textBytes, append(sc.cut, ns.cut...)
-		if len(ns.links) > len(sc.links) {
-			sc.links, sc.linksTotal = ns.links, ns.linksTotal
-		}
+	var notes []string
+	if sc.textBytes < hiddenFallback {
+		sc, notes = scanFallback(sc, body, pageURL, opt.Limits)
 	}
 	doc, err := html.Parse(bytes.NewReader(sc.doc))
 	if err != nil {
 		return Page{}, err
 	}
-	p := Page{URL: pageURL.String(), Links: sc.links, LinksTotal: sc.linksTotal, Truncated: sc.cut}
+	p := Page{URL: pageURL.String(), Links: sc.links, LinksTotal: sc.linksTotal, Truncated: sc.cut, Notes: notes}
 	if p.Links == nil {
 		p.Links = []string{}
 	}
@@ -108,7 +100,11 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 	}
 
 	content := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
-	for _, n := range chooseContent(body0, kindOf(m)) {
+	chosen, note := chooseContent(body0, kindOf(m))
+	if note != "" {
+		p.Notes = append(p.Notes, note)
+	}
+	for _, n := range chosen {
 		if n == body0 {
 			for c := n.FirstChild; c != nil; {
 				next := c.NextSibling

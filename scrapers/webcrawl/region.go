@@ -88,23 +88,57 @@ func furniture(n *html.Node, inContent, article bool) bool {
 	return classTokens(n, func(w string) bool { return furnitureTokens[w] || article && commentTokens[w] })
 }
 
-// pruneFurniture unlinks the furniture under n. An element holding more than
-// half of the page's text is never furniture, whatever its class says (a
-// site that wraps its content in class="page-header-wrap"): it is looked
-// into instead.
-func pruneFurniture(n *html.Node, sizes textSizes, total int, inContent, article bool) {
-	for c := n.FirstChild; c != nil; {
-		next := c.NextSibling
-		if c.Type == html.ElementNode {
-			in := inContent || c.DataAtom == atom.Main || c.DataAtom == atom.Article || strings.EqualFold(attrOf(c, "role"), "main")
-			if furniture(c, inContent, article) && 2*sizes[c] <= total {
-				n.RemoveChild(c)
-			} else {
-				pruneFurniture(c, sizes, total, in, article)
-			}
+// furnitureUnder lists the furniture under n, outermost first. An element
+// holding more than half of the page's text, or half of its paragraphs, is
+// never furniture, whatever its class says (a site that wraps its content in
+// class="sidebar-first-only"): it is looked into instead.
+func furnitureUnder(n *html.Node, sz *regionSizes, inContent, article bool, out []*html.Node) []*html.Node {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
 		}
-		c = next
+		in := inContent || c.DataAtom == atom.Main || c.DataAtom == atom.Article || strings.EqualFold(attrOf(c, "role"), "main")
+		if furniture(c, inContent, article) && !sz.holdsContent(c) {
+			out = append(out, c)
+		} else {
+			out = furnitureUnder(c, sz, in, article, out)
+		}
 	}
+	return out
+}
+
+// regionSizes are the text and paragraph text under each element.
+type regionSizes struct {
+	text, para         textSizes
+	totalText, totalPa int
+}
+
+func measureRegion(body *html.Node) *regionSizes {
+	sz := &regionSizes{text: textSizes{}, para: textSizes{}}
+	sz.totalText = measureText(body, sz.text)
+	sz.totalPa = paraText(body, false, sz.para)
+	return sz
+}
+
+func (sz *regionSizes) holdsContent(n *html.Node) bool {
+	return 2*sz.text[n] > sz.totalText || sz.totalPa > 0 && 2*sz.para[n] >= sz.totalPa
+}
+
+// paraText is the text in paragraphs and preformatted blocks.
+func paraText(n *html.Node, in bool, sizes textSizes) int {
+	t := 0
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch c.Type {
+		case html.TextNode:
+			if in {
+				t += textLen(c.Data)
+			}
+		case html.ElementNode:
+			t += paraText(c, in || c.DataAtom == atom.P || c.DataAtom == atom.Pre, sizes)
+		}
+	}
+	sizes[n] = t
+	return t
 }
 
 // mainRegion is the element holding the page's own content after pruning:
@@ -136,18 +170,54 @@ func mainRegion(body *html.Node, sizes textSizes) *html.Node {
 
 // chooseContent prunes the furniture under body and returns the nodes that
 // hold the page's content, in document order.
-func chooseContent(body *html.Node, kind pageKind) []*html.Node {
-	sizes := textSizes{}
-	total := measureText(body, sizes)
-	pruneFurniture(body, sizes, total, false, kind == kindArticle)
-	sizes = textSizes{}
-	measureText(body, sizes)
-	region := mainRegion(body, sizes)
-	if kind == kindArticle {
-		return []*html.Node{articleBody(region)}
+func chooseContent(body *html.Node, kind pageKind) ([]*html.Node, string) {
+	sz := measureRegion(body)
+	gone := furnitureUnder(body, sz, false, kind == kindArticle, nil)
+	removed := 0
+	for _, n := range gone {
+		removed += sz.text[n]
 	}
-	return []*html.Node{region}
+	if sz.totalText > 0 && float64(removed) >= wholePageShare*float64(sz.totalText) {
+		// Everything looks like furniture: the page is its own content.
+		return []*html.Node{body}, noteWhole
+	}
+	for _, n := range gone {
+		n.Parent.RemoveChild(n)
+	}
+	sizes := textSizes{}
+	left := measureText(body, sizes)
+	region := mainRegion(body, sizes)
+	chosen := region
+	if kind == kindArticle {
+		chosen = articleBody(region)
+	}
+	if tooLittle(textOf(chosen, sizes), left) {
+		if chosen != region && !tooLittle(sizes[region], left) {
+			return []*html.Node{region}, noteWider
+		}
+		return []*html.Node{body}, noteWider
+	}
+	return []*html.Node{chosen}, ""
 }
+
+// textOf is n's text from sizes, measured when n is not in them.
+func textOf(n *html.Node, sizes textSizes) int {
+	if t, ok := sizes[n]; ok {
+		return t
+	}
+	return measureText(n, textSizes{})
+}
+
+// tooLittle says whether a chosen part holding text characters is too
+// small for a page holding total: under a tenth of it, on a page with more
+// than a few lines.
+func tooLittle(text, total int) bool {
+	return total > 500 && 10*text < total
+}
+
+// wholePageShare is the share of a page's text that, found to be furniture,
+// means the finding is wrong.
+const wholePageShare = 0.9
 
 // blockText is the text an element holds in the blocks an article is made
 // of (paragraphs, quotes, code, list items, headings below the title, table

@@ -99,6 +99,7 @@ type scanner struct {
 	textFull  bool
 	inTitle   bool
 	inJSONLD  bool
+	keepHidden bool // hidden elements are read as any other
 	noscript  bytes.Buffer // what <noscript> elements hold, at most the text limit
 	titleDone bool
 	meta      pageMeta
@@ -123,8 +124,13 @@ type attrs struct {
 
 // scan runs the bounded pass over body (UTF-8) of the page at pageURL.
 func scan(body []byte, pageURL *url.URL, lim Limits) *scanned {
+	return scanPage(body, pageURL, lim, false)
+}
+
+// scanPage is scan, reading hidden elements too when keepHidden is set.
+func scanPage(body []byte, pageURL *url.URL, lim Limits, keepHidden bool) *scanned {
 	lim = lim.withDefaults()
-	s := &scanner{lim: lim, base: pageURL, skipLevel: -1, linkSeen: map[string]struct{}{}, totalSeen: map[uint64]struct{}{}, seed: maphash.MakeSeed()}
+	s := &scanner{lim: lim, base: pageURL, skipLevel: -1, linkSeen: map[string]struct{}{}, totalSeen: map[uint64]struct{}{}, seed: maphash.MakeSeed(), keepHidden: keepHidden}
 	s.out.Grow(len(body) / 2)
 	s.out.WriteString("<!DOCTYPE html><html><body>")
 	z := html.NewTokenizer(bytes.NewReader(body))
@@ -281,7 +287,7 @@ func (s *scanner) start(z *html.Tokenizer, selfClosing bool) {
 		}
 		return
 	}
-	if skipped[name] || a.hidden || a.ariaHidden || hiddenStyle(a.style) || name == "img" && pixel(a) {
+	if skipped[name] || !s.keepHidden && (a.hidden || a.ariaHidden || hiddenStyle(a.style)) || name == "img" && pixel(a) {
 		if !void {
 			s.skipLevel = len(s.stack)
 			s.stack = append(s.stack, open{name: name})
