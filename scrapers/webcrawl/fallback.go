@@ -24,9 +24,9 @@ const (
 // scanFallback returns the scan to extract from when sc found too little
 // visible text, with a note when it is not sc.
 func scanFallback(sc *scanned, body []byte, pageURL *url.URL, lim Limits) (*scanned, []string) {
-	if len(sc.noscript) > 2*sc.textBytes+200 {
+	if len(sc.noscript) > 2*sc.inkBytes+200 {
 		ns := scan(sc.noscript, pageURL, lim)
-		if ns.textBytes > 2*sc.textBytes+200 {
+		if ns.inkBytes > 2*sc.inkBytes+200 {
 			ns.meta, ns.cut = sc.meta, append(sc.cut, ns.cut...)
 			if len(sc.links) >= len(ns.links) {
 				ns.links, ns.linksTotal = sc.links, sc.linksTotal
@@ -35,7 +35,7 @@ func scanFallback(sc *scanned, body []byte, pageURL *url.URL, lim Limits) (*scan
 		}
 	}
 	hidden := scanPage(body, pageURL, lim, true)
-	if hidden.textBytes > 2*sc.textBytes+200 {
+	if hidden.inkBytes > 2*sc.inkBytes+200 {
 		return hidden, []string{noteHidden}
 	}
 	return sc, nil

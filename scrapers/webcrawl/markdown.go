@@ -68,7 +68,7 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 	body, _ = toUTF8(body, opt.ContentType)
 	sc := scan(body, pageURL, opt.Limits)
 	var notes []string
-	if sc.textBytes < hiddenFallback {
+	if sc.inkBytes < hiddenFallback {
 		sc, notes = scanFallback(sc, body, pageURL, opt.Limits)
 	}
 	doc, err := html.Parse(bytes.NewReader(sc.doc))

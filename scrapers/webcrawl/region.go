@@ -29,6 +29,12 @@ var furnitureTokens = map[string]bool{
 	"promo": true, "footer": true, "navbar": true, "nav": true, "navigation": true, "menu": true,
 	"megamenu": true, "offcanvas": true, "toc": true, "pagination": true, "pager": true,
 	"masthead": true, "topbar": true,
+	// facets, filters and sorting beside a listing
+	"filter": true, "filters": true, "facet": true, "facets": true, "refinements": true, "sort": true, "sorting": true,
+	"announcement": true, "announcements": true, "upsell": true, "crosssell": true,
+	// text for screen readers only: a browser shows none of it
+	"visuallyhidden": true, "screenreader": true, "offscreen": true, "sronly": true,
+	"onetrust": true, "cky": true,
 }
 
 // commentTokens name an article's comments; forums keep theirs.
@@ -83,6 +89,9 @@ func furniture(n *html.Node, inContent, article bool) bool {
 		return false
 	}
 	if furnitureRoles[strings.ToLower(attrOf(n, "role"))] {
+		return true
+	}
+	if srOnly(n) {
 		return true
 	}
 	return classTokens(n, func(w string) bool { return furnitureTokens[w] || article && commentTokens[w] })
@@ -270,3 +279,18 @@ func articleBody(region *html.Node) *html.Node {
 }
 
 const articleShare = 0.85
+
+// srOnly says whether n's class hides it from all but screen readers
+// (sr-only, visually-hidden, screen-reader-text), or n is a skip link.
+func srOnly(n *html.Node) bool {
+	c := strings.ToLower(attrOf(n, "class"))
+	if c != "" && (strings.Contains(c, "sr-only") || strings.Contains(c, "visually-hidden") || strings.Contains(c, "screen-reader") ||
+		strings.Contains(c, "visuallyhidden") || strings.Contains(c, "element-invisible") || strings.Contains(c, "u-hidden")) {
+		return true
+	}
+	if n.DataAtom == atom.A && strings.HasPrefix(attrOf(n, "href"), "#") {
+		t := strings.ToLower(nodeText(n, 64))
+		return strings.Contains(t, "skip to") || strings.Contains(t, "jump to")
+	}
+	return false
+}

@@ -23,7 +23,7 @@ type scanned struct {
 	links      []string
 	linksTotal int
 	cut        []string
-	textBytes  int    // bytes of text written to doc
+	inkBytes   int    // bytes of text written to doc, white space not counted
 	noscript   []byte // the raw content of the page's <noscript> elements
 }
 
@@ -95,6 +95,7 @@ type scanner struct {
 	overflow  int // open elements past MaxDepth, dropped
 	elements  int
 	textBytes int
+	inkBytes  int // bytes of text other than white space
 	stopped   bool // MaxElements reached: nothing more is written
 	textFull  bool
 	inTitle   bool
@@ -153,7 +154,7 @@ func scanPage(body []byte, pageURL *url.URL, lim Limits, keepHidden bool) *scann
 
 func (s *scanner) result() *scanned {
 	r := &scanned{doc: s.out.Bytes(), base: s.base, meta: s.meta, links: s.links, linksTotal: len(s.totalSeen),
-		textBytes: s.textBytes, noscript: s.noscript.Bytes()}
+		inkBytes: s.inkBytes, noscript: s.noscript.Bytes()}
 	if s.stopped {
 		r.cut = append(r.cut, cutElements(s.lim.MaxElements))
 	}
@@ -583,6 +584,11 @@ func (s *scanner) text(t []byte) {
 		s.textFull, s.cutText = true, true
 	}
 	s.textBytes += len(t)
+	for _, c := range t {
+		if c > ' ' {
+			s.inkBytes++
+		}
+	}
 	escapeBytes(&s.out, t)
 }
 

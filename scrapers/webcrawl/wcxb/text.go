@@ -24,7 +24,7 @@ var (
 func MarkdownText(md string) string {
 	var b strings.Builder
 	inCode := false
-	for _, line := range strings.Split(md, "\n") {
+	for _, line := range strings.Split(unlink(md), "\n") {
 		line = mdQuote.ReplaceAllString(line, "")
 		if mdFence.MatchString(line) {
 			inCode = !inCode
@@ -42,10 +42,6 @@ func MarkdownText(md string) string {
 		}
 		line = mdHeading.ReplaceAllString(line, "")
 		line = mdBullet.ReplaceAllString(line, "")
-		line = mdImage.ReplaceAllString(line, "$1")
-		for i := 0; i < 3 && strings.Contains(line, "]("); i++ {
-			line = mdLink.ReplaceAllString(line, "$1")
-		}
 		line = mdAutolink.ReplaceAllString(line, "")
 		line = stripEmphasis(line)
 		line = mdEscape.ReplaceAllString(line, "$1")
@@ -88,4 +84,40 @@ func stripEmphasis(s string) string {
 		i = j - 1
 	}
 	return string(out)
+}
+
+// unlink replaces links and images by their text outside fenced code,
+// over whole runs of lines: a link's text may span lines.
+func unlink(md string) string {
+	lines := strings.Split(md, "\n")
+	var out, run []string
+	flush := func() {
+		t := strings.Join(run, "\n")
+		t = mdImage.ReplaceAllString(t, "$1")
+		for i := 0; i < 3 && strings.Contains(t, "]("); i++ {
+			t = mdLink.ReplaceAllString(t, "$1")
+		}
+		if len(run) > 0 {
+			out = append(out, t)
+		}
+		run = run[:0]
+	}
+	inCode := false
+	for _, l := range lines {
+		if mdFence.MatchString(mdQuote.ReplaceAllString(l, "")) {
+			if !inCode {
+				flush()
+			}
+			inCode = !inCode
+			out = append(out, l)
+			continue
+		}
+		if inCode {
+			out = append(out, l)
+		} else {
+			run = append(run, l)
+		}
+	}
+	flush()
+	return strings.Join(out, "\n")
 }
