@@ -37,8 +37,12 @@ var furnitureTokens = map[string]bool{
 	"onetrust": true, "cky": true,
 }
 
-// commentTokens name an article's comments; forums keep theirs.
-var commentTokens = map[string]bool{"comment": true, "comments": true, "disqus": true, "respond": true}
+// articleFurniture are words that name what sits around an article's text
+// (its comments, author box, tags, date line); forums keep their comments
+// and authors.
+var articleFurniture = map[string]bool{"comment": true, "comments": true, "disqus": true, "respond": true,
+	"author": true, "authors": true, "byline": true, "bio": true, "meta": true, "tags": true, "tag": true,
+	"categories": true, "cta": true}
 
 var furnitureRoles = map[string]bool{
 	"navigation": true, "banner": true, "contentinfo": true, "complementary": true, "search": true,
@@ -81,7 +85,7 @@ func measureText(n *html.Node, sizes textSizes) int {
 // furniture says whether n is page furniture, by its tag, role or class.
 func furniture(n *html.Node, inContent, article bool) bool {
 	switch n.DataAtom {
-	case atom.Nav, atom.Aside, atom.Footer:
+	case atom.Nav, atom.Aside, atom.Footer, atom.Form:
 		return true
 	case atom.Header:
 		return !inContent
@@ -94,7 +98,7 @@ func furniture(n *html.Node, inContent, article bool) bool {
 	if srOnly(n) {
 		return true
 	}
-	return classTokens(n, func(w string) bool { return furnitureTokens[w] || article && commentTokens[w] })
+	return classTokens(n, func(w string) bool { return furnitureTokens[w] || article && articleFurniture[w] })
 }
 
 // furnitureUnder lists the furniture under n, outermost first. An element

@@ -19,8 +19,10 @@ var (
 	mdEscape    = regexp.MustCompile(`\\([!-/:-@\[-` + "`" + `{-~])`)
 )
 
-// MarkdownText turns Markdown into the plain text the benchmark scores: no
-// markup, link and image text kept, URLs dropped, code kept as it is.
+// MarkdownText turns Markdown into the plain text the benchmark scores, as
+// rendering it and reading the text a browser shows would: no markup, link
+// text kept, URLs and images (their alt text is an attribute, not text)
+// dropped, code kept as it is.
 func MarkdownText(md string) string {
 	var b strings.Builder
 	inCode := false
@@ -93,7 +95,7 @@ func unlink(md string) string {
 	var out, run []string
 	flush := func() {
 		t := strings.Join(run, "\n")
-		t = mdImage.ReplaceAllString(t, "$1")
+		t = mdImage.ReplaceAllString(t, "")
 		for i := 0; i < 3 && strings.Contains(t, "]("); i++ {
 			t = mdLink.ReplaceAllString(t, "$1")
 		}

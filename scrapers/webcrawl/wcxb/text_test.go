@@ -9,7 +9,7 @@ func TestMarkdownText(t *testing.T) {
 	md := "# Title\n\nSome *emphasis* and a [link\nover lines](https://example.com/a_(b)) and ![an image](https://x.y/i.png \"t\").\n\n" +
 		"| a | b |\n| --- | --- |\n| snake\\_case | 2 |\n\n```go\nx := [1](2)\n```\n> quoted <https://auto.link/x>\n- item one\n1. item two\n"
 	got := Tokens(MarkdownText(md))
-	want := []string{"title", "some", "emphasis", "and", "a", "link", "over", "lines", "and", "an", "image",
+	want := []string{"title", "some", "emphasis", "and", "a", "link", "over", "lines", "and",
 		"a", "b", "snake_case", "2", "x", "1", "2", "quoted", "item", "one", "item", "two"}
 	// Fence lines (with their info string) are dropped; code is kept as written.
 	if !reflect.DeepEqual(got, want) {
