@@ -203,6 +203,8 @@ func chooseContent(body *html.Node, kind pageKind) ([]*html.Node, string) {
 	chosen := region
 	if kind == kindArticle {
 		chosen = articleBody(region)
+		dropLinkLists(chosen)
+		sizes[chosen] = measureText(chosen, textSizes{})
 	}
 	if tooLittle(textOf(chosen, sizes), left) {
 		if chosen != region && !tooLittle(sizes[region], left) {
@@ -295,6 +297,68 @@ func srOnly(n *html.Node) bool {
 	if n.DataAtom == atom.A && strings.HasPrefix(attrOf(n, "href"), "#") {
 		t := strings.ToLower(nodeText(n, 64))
 		return strings.Contains(t, "skip to") || strings.Contains(t, "jump to")
+	}
+	return false
+}
+
+// linkLists unlinks, inside an article's text, the blocks that are lists
+// of links (related stories, "read next", tag clouds): blocks whose text is
+// mostly link text and that hold no paragraph of their own.
+func dropLinkLists(n *html.Node) {
+	text, link := textSizes{}, textSizes{}
+	measureLinks(n, false, text, link)
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; {
+			next := c.NextSibling
+			if c.Type == html.ElementNode {
+				switch c.DataAtom {
+				case atom.Ul, atom.Ol, atom.Div, atom.Section, atom.Dl:
+					if t := text[c]; t > 0 && float64(link[c]) > linkListShare*float64(t) && !hasLongParagraph(c) {
+						n.RemoveChild(c)
+						c = next
+						continue
+					}
+				}
+				walk(c)
+			}
+			c = next
+		}
+	}
+	walk(n)
+}
+
+const linkListShare = 0.6
+
+func measureLinks(n *html.Node, inLink bool, text, link textSizes) (int, int) {
+	t, l := 0, 0
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch c.Type {
+		case html.TextNode:
+			k := textLen(c.Data)
+			t += k
+			if inLink {
+				l += k
+			}
+		case html.ElementNode:
+			ct, cl := measureLinks(c, inLink || c.DataAtom == atom.A, text, link)
+			t += ct
+			l += cl
+		}
+	}
+	text[n], link[n] = t, l
+	return t, l
+}
+
+// hasLongParagraph says whether n holds a paragraph of running text.
+func hasLongParagraph(n *html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		if c.DataAtom == atom.P && textLen(nodeText(c, 400)) >= 120 || hasLongParagraph(c) {
+			return true
+		}
 	}
 	return false
 }
