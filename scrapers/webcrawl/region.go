@@ -205,6 +205,8 @@ func chooseContent(body *html.Node, kind pageKind) ([]*html.Node, string) {
 		chosen = articleBody(region)
 		dropLinkLists(chosen)
 		sizes[chosen] = measureText(chosen, textSizes{})
+	} else if body := articleBody(region); body != region && float64(textOf(body, sizes)) >= otherShare*float64(sizes[region]) {
+		chosen = body
 	}
 	if tooLittle(textOf(chosen, sizes), left) {
 		if chosen != region && !tooLittle(sizes[region], left) {
@@ -285,6 +287,10 @@ func articleBody(region *html.Node) *html.Node {
 }
 
 const articleShare = 0.85
+
+// otherShare is the share of its region's text the running text of a page
+// that is not an article must hold to be taken alone.
+const otherShare = 0.7
 
 // srOnly says whether n's class hides it from all but screen readers
 // (sr-only, visually-hidden, screen-reader-text), or n is a skip link.
