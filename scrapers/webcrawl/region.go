@@ -237,8 +237,7 @@ func tooLittle(text, total int) bool {
 const wholePageShare = 0.9
 
 // blockText is the text an element holds in the blocks an article is made
-// of (paragraphs, quotes, code, list items, headings below the title, table
-// cells), measured once for every element.
+// of (paragraphs, quotes, code, list items, headings, table cells), measured once for every element.
 func blockText(n *html.Node, in bool, sizes textSizes) int {
 	t := 0
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -250,7 +249,7 @@ func blockText(n *html.Node, in bool, sizes textSizes) int {
 		case html.ElementNode:
 			inner := in
 			switch c.DataAtom {
-			case atom.P, atom.Pre, atom.Blockquote, atom.Li, atom.Dd, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Td, atom.Figcaption:
+			case atom.P, atom.Pre, atom.Blockquote, atom.Li, atom.Dd, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Td, atom.Figcaption:
 				inner = true
 			}
 			t += blockText(c, inner, sizes)
@@ -274,7 +273,7 @@ func articleBody(region *html.Node) *html.Node {
 	for {
 		var next *html.Node
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			if c.Type == html.ElementNode && float64(sizes[c]) >= articleShare*float64(total) {
+			if c.Type == html.ElementNode && float64(sizes[c]) >= articleShare*float64(total) && container(c) {
 				next = c
 				break
 			}
@@ -367,4 +366,44 @@ func hasLongParagraph(n *html.Node) bool {
 		}
 	}
 	return false
+}
+
+// container says whether n only holds blocks, so that narrowing may go into
+// it: not a paragraph, heading, list, quote, code or a table of data, whose
+// structure is the content.
+func container(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.P, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Ul, atom.Ol, atom.Dl, atom.Li,
+		atom.Pre, atom.Code, atom.Blockquote, atom.Figure, atom.Details:
+		return false
+	case atom.Table:
+		return layoutTable(n)
+	}
+	return true
+}
+
+// layoutTable says whether a table lays out blocks (a cell holds a div, a
+// paragraph or another table) rather than holding data (headers, a caption).
+func layoutTable(t *html.Node) bool {
+	layout := false
+	var walk func(n *html.Node) bool
+	walk = func(n *html.Node) bool {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			switch c.DataAtom {
+			case atom.Th, atom.Thead, atom.Caption:
+				return false
+			case atom.Div, atom.P, atom.Table:
+				layout = true
+				continue
+			}
+			if !walk(c) {
+				return false
+			}
+		}
+		return true
+	}
+	return walk(t) && layout
 }
