@@ -124,6 +124,25 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 		return Page{}, err
 	}
 	p.Markdown = strings.TrimSpace(quoteFencedCode(strings.ToValidUTF8(string(md), "\uFFFD")))
+	if p.Markdown == "" {
+		// Never silently empty: the whole page as it was, else what the
+		// page says about itself, with a note saying which.
+		if content, err = wholePage(sc); err != nil {
+			return Page{}, err
+		}
+		pruned = keepText(content, opt.MaxLength+1)
+		resolveLinks(content, sc.base)
+		if md, err = mdConverter.ConvertNode(content); err != nil {
+			return Page{}, err
+		}
+		p.Markdown = strings.TrimSpace(quoteFencedCode(strings.ToValidUTF8(string(md), "\uFFFD")))
+		if p.Markdown != "" {
+			p.Notes = append(p.Notes, noteEmpty)
+		} else if said := strings.TrimSpace(strings.Join(nonEmpty(p.Title, p.Description), "\n\n")); said != "" {
+			p.Markdown = truncateRunes(said, opt.MaxLength)
+			p.Notes = append(p.Notes, noteNoText)
+		}
+	}
 	if pruned || utf8.RuneCountInString(p.Markdown) > opt.MaxLength {
 		p.Markdown = strings.TrimSpace(truncateRunes(p.Markdown, opt.MaxLength))
 		p.Truncated = append(p.Truncated, cutMaxLength(opt.MaxLength))
@@ -268,4 +287,27 @@ func quotedFence(line string) (prefix, fence string) {
 		}
 	}
 	return "", ""
+}
+
+// wholePage is the page's whole body, parsed again from the scan: the
+// content chosen earlier was cut from its own tree.
+func wholePage(sc *scanned) (*html.Node, error) {
+	doc, err := html.Parse(bytes.NewReader(sc.doc))
+	if err != nil {
+		return nil, err
+	}
+	if b := findElement(doc, atom.Body); b != nil {
+		return b, nil
+	}
+	return doc, nil
+}
+
+func nonEmpty(vs ...string) []string {
+	var out []string
+	for _, v := range vs {
+		if strings.TrimSpace(v) != "" {
+			out = append(out, v)
+		}
+	}
+	return out
 }
