@@ -47,6 +47,32 @@ func hasHint(s string, hints []string) bool {
 	return false
 }
 
+// hintSet is a hint list as a set of class words.
+func hintSet(hints []string) map[string]bool {
+	m := make(map[string]bool, len(hints))
+	for _, h := range hints {
+		m[strings.Trim(h, "-")] = true
+	}
+	return m
+}
+
+var (
+	unlikelyWords = hintSet(unlikelyHints)
+	maybeWords    = hintSet(maybeHints)
+	negativeWords = hintSet(negativeHints)
+	positiveWords = hintSet(positiveHints)
+)
+
+// hasWord says whether one of v's words (split at '-', '_' and spaces) is in set.
+func hasWord(v string, set map[string]bool) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(v), func(r rune) bool { return r == '-' || r == '_' || r == ' ' || r == '\t' || r == '\n' }) {
+		if set[w] || set[strings.TrimSuffix(w, "s")] {
+			return true
+		}
+	}
+	return false
+}
+
 // classAndID is an element's class and id, lower-cased, for the hint lists.
 func classAndID(n *html.Node) string {
 	c, id := attrOf(n, "class"), attrOf(n, "id")
@@ -64,11 +90,10 @@ func classWeight(n *html.Node) float64 {
 		if v == "" {
 			continue
 		}
-		v = strings.ToLower(v)
-		if hasHint(v, negativeHints) {
+		if hasWord(v, negativeWords) {
 			w -= 25
 		}
-		if hasHint(v, positiveHints) {
+		if hasWord(v, positiveWords) {
 			w += 25
 		}
 	}
@@ -201,7 +226,7 @@ func unlikely(n *html.Node) bool {
 		return true
 	}
 	m := classAndID(n)
-	return m != "" && hasHint(m, unlikelyHints) && !hasHint(m, maybeHints)
+	return m != "" && hasWord(m, unlikelyWords) && !hasWord(m, maybeWords)
 }
 
 func isScored(n *html.Node) bool {

@@ -29,6 +29,7 @@ type Page struct {
 	Truncated   []string `json:"truncated,omitempty" jsonschema:"what was cut from this page and why (page size, elements, depth, text, links, max_length); absent when nothing was"`
 	Links       []string `json:"links" jsonschema:"the page's distinct absolute http(s) links, in order, at most the per-page cap"`
 	LinksTotal  int      `json:"links_total" jsonschema:"how many distinct links the page has, returned or not"`
+	Notes       []string `json:"extraction_notes,omitempty" jsonschema:"how the main content was found when the usual way found too little (text read from <noscript> or hidden elements, a wider part of the page, the whole page); absent when nothing unusual was done"`
 	Rendered    bool     `json:"rendered" jsonschema:"whether the page was rendered in a headless browser (the render argument)"`
 	RenderNotes []string `json:"render_notes,omitempty" jsonschema:"why the page was or was not rendered, and what the browser met (bounds, refused requests, a page still loading)"`
 
@@ -69,11 +70,15 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 	}
 	body, _ = toUTF8(body, opt.ContentType)
 	sc := scan(body, pageURL, opt.Limits)
+	var notes []string
+	if sc.inkBytes < hiddenFallback {
+		sc, notes = scanFallback(sc, body, pageURL, opt.Limits)
+	}
 	doc, err := html.Parse(bytes.NewReader(sc.doc))
 	if err != nil {
 		return Page{}, err
 	}
-	p := Page{URL: pageURL.String(), Links: sc.links, LinksTotal: sc.linksTotal, Truncated: sc.cut}
+	p := Page{URL: pageURL.String(), Links: sc.links, LinksTotal: sc.linksTotal, Truncated: sc.cut, Notes: notes}
 	if p.Links == nil {
 		p.Links = []string{}
 	}
@@ -98,7 +103,11 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 	}
 
 	content := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
-	for _, n := range mainContent(body0) {
+	chosen, note := chooseContent(body0, kindOf(m))
+	if note != "" {
+		p.Notes = append(p.Notes, note)
+	}
+	for _, n := range chosen {
 		if n == body0 {
 			for c := n.FirstChild; c != nil; {
 				next := c.NextSibling
@@ -118,6 +127,25 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 		return Page{}, err
 	}
 	p.Markdown = strings.TrimSpace(quoteFencedCode(strings.ToValidUTF8(string(md), "\uFFFD")))
+	if p.Markdown == "" {
+		// Never silently empty: the whole page as it was, else what the
+		// page says about itself, with a note saying which.
+		if content, err = wholePage(sc); err != nil {
+			return Page{}, err
+		}
+		pruned = keepText(content, opt.MaxLength+1)
+		resolveLinks(content, sc.base)
+		if md, err = mdConverter.ConvertNode(content); err != nil {
+			return Page{}, err
+		}
+		p.Markdown = strings.TrimSpace(quoteFencedCode(strings.ToValidUTF8(string(md), "\uFFFD")))
+		if p.Markdown != "" {
+			p.Notes = append(p.Notes, noteEmpty)
+		} else if said := strings.TrimSpace(strings.Join(nonEmpty(p.Title, p.Description), "\n\n")); said != "" {
+			p.Markdown = truncateRunes(said, opt.MaxLength)
+			p.Notes = append(p.Notes, noteNoText)
+		}
+	}
 	if pruned || utf8.RuneCountInString(p.Markdown) > opt.MaxLength {
 		p.Markdown = strings.TrimSpace(truncateRunes(p.Markdown, opt.MaxLength))
 		p.Truncated = append(p.Truncated, cutMaxLength(opt.MaxLength))
@@ -262,4 +290,27 @@ func quotedFence(line string) (prefix, fence string) {
 		}
 	}
 	return "", ""
+}
+
+// wholePage is the page's whole body, parsed again from the scan: the
+// content chosen earlier was cut from its own tree.
+func wholePage(sc *scanned) (*html.Node, error) {
+	doc, err := html.Parse(bytes.NewReader(sc.doc))
+	if err != nil {
+		return nil, err
+	}
+	if b := findElement(doc, atom.Body); b != nil {
+		return b, nil
+	}
+	return doc, nil
+}
+
+func nonEmpty(vs ...string) []string {
+	var out []string
+	for _, v := range vs {
+		if strings.TrimSpace(v) != "" {
+			out = append(out, v)
+		}
+	}
+	return out
 }

@@ -23,6 +23,8 @@ type scanned struct {
 	links      []string
 	linksTotal int
 	cut        []string
+	inkBytes   int    // bytes of text written to doc, white space not counted
+	noscript   []byte // the raw content of the page's <noscript> elements
 }
 
 // pageMeta is what the page says about itself.
@@ -31,7 +33,12 @@ type pageMeta struct {
 	ogTitle, siteName                                string
 	htmlLang, metaLang, ogLocale                     string
 	author                                           string
+	ogType                                           string
+	jsonLD                                           string // the page's application/ld+json blocks, joined, at most maxJSONLD bytes
 }
+
+// maxJSONLD bounds the structured data kept from a page's ld+json scripts.
+const maxJSONLD = 256 << 10
 
 // skipped elements are dropped with their content: they hold no readable text.
 var skipped = map[string]bool{
@@ -88,9 +95,13 @@ type scanner struct {
 	overflow  int // open elements past MaxDepth, dropped
 	elements  int
 	textBytes int
+	inkBytes  int // bytes of text other than white space
 	stopped   bool // MaxElements reached: nothing more is written
 	textFull  bool
 	inTitle   bool
+	inJSONLD  bool
+	keepHidden bool // hidden elements are read as any other
+	noscript  bytes.Buffer // what <noscript> elements hold, at most the text limit
 	titleDone bool
 	meta      pageMeta
 	links     []string
@@ -108,14 +119,19 @@ type scanner struct {
 type attrs struct {
 	href, src, dataSrc, alt, title, class, id, role, itemprop, lang, rel      string
 	colspan, rowspan, align, start, style, name, property, httpEquiv, content string
-	width, height                                                             string
+	width, height, typ                                                        string
 	hidden, ariaHidden                                                        bool
 }
 
 // scan runs the bounded pass over body (UTF-8) of the page at pageURL.
 func scan(body []byte, pageURL *url.URL, lim Limits) *scanned {
+	return scanPage(body, pageURL, lim, false)
+}
+
+// scanPage is scan, reading hidden elements too when keepHidden is set.
+func scanPage(body []byte, pageURL *url.URL, lim Limits, keepHidden bool) *scanned {
 	lim = lim.withDefaults()
-	s := &scanner{lim: lim, base: pageURL, skipLevel: -1, linkSeen: map[string]struct{}{}, totalSeen: map[uint64]struct{}{}, seed: maphash.MakeSeed()}
+	s := &scanner{lim: lim, base: pageURL, skipLevel: -1, linkSeen: map[string]struct{}{}, totalSeen: map[uint64]struct{}{}, seed: maphash.MakeSeed(), keepHidden: keepHidden}
 	s.out.Grow(len(body) / 2)
 	s.out.WriteString("<!DOCTYPE html><html><body>")
 	z := html.NewTokenizer(bytes.NewReader(body))
@@ -137,7 +153,8 @@ func scan(body []byte, pageURL *url.URL, lim Limits) *scanned {
 }
 
 func (s *scanner) result() *scanned {
-	r := &scanned{doc: s.out.Bytes(), base: s.base, meta: s.meta, links: s.links, linksTotal: len(s.totalSeen)}
+	r := &scanned{doc: s.out.Bytes(), base: s.base, meta: s.meta, links: s.links, linksTotal: len(s.totalSeen),
+		inkBytes: s.inkBytes, noscript: s.noscript.Bytes()}
 	if s.stopped {
 		r.cut = append(r.cut, cutElements(s.lim.MaxElements))
 	}
@@ -209,6 +226,8 @@ func (s *scanner) readAttrs(z *html.Tokenizer, has bool) {
 			a.httpEquiv = string(v)
 		case "content":
 			a.content = string(v)
+		case "type":
+			a.typ = string(v)
 		case "hidden":
 			a.hidden = true
 		case "aria-hidden":
@@ -245,6 +264,8 @@ func (s *scanner) start(z *html.Tokenizer, selfClosing bool) {
 		s.metaTag()
 	case "title":
 		s.inTitle = !s.titleDone && s.skipLevel < 0
+	case "script":
+		s.inJSONLD = strings.Contains(strings.ToLower(s.a.typ), "ld+json") && len(s.meta.jsonLD) < maxJSONLD
 	}
 	if s.stopped {
 		return
@@ -267,7 +288,7 @@ func (s *scanner) start(z *html.Tokenizer, selfClosing bool) {
 		}
 		return
 	}
-	if skipped[name] || a.hidden || a.ariaHidden || hiddenStyle(a.style) || name == "img" && pixel(a) {
+	if skipped[name] || !s.keepHidden && (a.hidden || a.ariaHidden || hiddenStyle(a.style)) || name == "img" && pixel(a) {
 		if !void {
 			s.skipLevel = len(s.stack)
 			s.stack = append(s.stack, open{name: name})
@@ -428,6 +449,8 @@ func (s *scanner) metaTag() {
 		set(&s.meta.twDescription)
 	case "og:title", "twitter:title":
 		set(&s.meta.ogTitle)
+	case "og:type":
+		set(&s.meta.ogType)
 	case "og:site_name":
 		set(&s.meta.siteName)
 	case "og:locale":
@@ -510,6 +533,10 @@ func (s *scanner) popTo(i int) {
 }
 
 func (s *scanner) end(name string) {
+	if name == "script" && s.inJSONLD {
+		s.inJSONLD = false
+		s.meta.jsonLD += "\n"
+	}
 	if name == "title" && s.inTitle {
 		s.inTitle, s.titleDone = false, true
 	}
@@ -536,6 +563,19 @@ func (s *scanner) text(t []byte) {
 		}
 		return
 	}
+	if s.inJSONLD {
+		if room := maxJSONLD - len(s.meta.jsonLD); room > 0 {
+			s.meta.jsonLD += string(t[:runeStart(t, min(room, len(t)))])
+		}
+		return
+	}
+	if s.skipLevel >= 0 && s.skipLevel < len(s.stack) && s.stack[s.skipLevel].name == "noscript" {
+		if room := s.lim.MaxTextBytes - s.noscript.Len(); room > 0 {
+			s.noscript.Write(t[:runeStart(t, min(room, len(t)))])
+			s.noscript.WriteByte('\n')
+		}
+		return
+	}
 	if s.stopped || s.overflow > 0 || s.skipLevel >= 0 || s.textFull || len(t) == 0 {
 		return
 	}
@@ -544,6 +584,11 @@ func (s *scanner) text(t []byte) {
 		s.textFull, s.cutText = true, true
 	}
 	s.textBytes += len(t)
+	for _, c := range t {
+		if c > ' ' {
+			s.inkBytes++
+		}
+	}
 	escapeBytes(&s.out, t)
 }
 

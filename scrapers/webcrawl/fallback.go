@@ -1,0 +1,44 @@
+package webcrawl
+
+import (
+	"net/url"
+)
+
+// Pages that show their text only once their scripts run still carry it in
+// their HTML, where a browser without scripts (or before them) does not
+// show it: in <noscript> (Discourse's forums) or in elements hidden until
+// the page hydrates (visibility:hidden on the whole page). When the visible
+// text is this small, those are read instead, and the item says so.
+
+// hiddenFallback is the visible text (bytes) under which the page's hidden
+// text is looked at.
+const hiddenFallback = 1000
+
+const (
+	noteNoscript = "the page shows little text without scripts: its content was read from its <noscript> elements"
+	noteHidden   = "the page hides its content until its scripts run: its hidden elements were read"
+	noteWider    = "the main region held too little of the page's text: a wider part of the page was taken"
+	noteWhole    = "no main region held the page's text: the whole page was taken, furniture removed"
+	noteEmpty    = "nothing but page furniture held text: the whole page was taken as it is"
+	noteNoText   = "the page's HTML holds no text (its scripts build it): its title and description stand in; crawl it with render: true to read what a browser shows"
+)
+
+// scanFallback returns the scan to extract from when sc found too little
+// visible text, with a note when it is not sc.
+func scanFallback(sc *scanned, body []byte, pageURL *url.URL, lim Limits) (*scanned, []string) {
+	if len(sc.noscript) > 2*sc.inkBytes+200 {
+		ns := scan(sc.noscript, pageURL, lim)
+		if ns.inkBytes > 2*sc.inkBytes+200 {
+			ns.meta, ns.cut = sc.meta, append(sc.cut, ns.cut...)
+			if len(sc.links) >= len(ns.links) {
+				ns.links, ns.linksTotal = sc.links, sc.linksTotal
+			}
+			return ns, []string{noteNoscript}
+		}
+	}
+	hidden := scanPage(body, pageURL, lim, true)
+	if hidden.inkBytes > 2*sc.inkBytes+200 {
+		return hidden, []string{noteHidden}
+	}
+	return sc, nil
+}

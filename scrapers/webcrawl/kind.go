@@ -1,0 +1,65 @@
+package webcrawl
+
+import (
+	"regexp"
+	"strings"
+)
+
+// pageKind is what a page is, as far as extraction cares: an article (one
+// text: news, blog post, essay) is narrowed to its text; any other page
+// keeps its whole main region.
+type pageKind int
+
+const (
+	kindOther pageKind = iota
+	kindArticle
+)
+
+var (
+	ldType = regexp.MustCompile(`"@type"\s*:\s*(\[[^\]]{0,512}\]|"[^"]{0,128}")`)
+	// articleTypes are schema.org's article types.
+	articleTypes = map[string]bool{"article": true, "newsarticle": true, "blogposting": true, "reportagenewsarticle": true,
+		"analysisnewsarticle": true, "opinionnewsarticle": true, "reviewnewsarticle": true, "backgroundnewsarticle": true,
+		"scholarlyarticle": true, "report": true, "liveblogposting": true, "posting": true}
+	// otherTypes are types that make a page something else even when it
+	// also names an article (a product page with a review article).
+	otherTypes = map[string]bool{"product": true, "discussionforumposting": true, "qapage": true, "itemlist": true,
+		"collectionpage": true, "searchresultspage": true, "techarticle": true, "apireference": true,
+		"jobposting": true, "offer": false}
+)
+
+// ldTypes are the schema.org types a page's JSON-LD names, lower-cased.
+func ldTypes(jsonLD string) []string {
+	var out []string
+	for _, m := range ldType.FindAllStringSubmatch(jsonLD, 64) {
+		for _, t := range strings.Split(strings.Trim(m[1], "[]"), ",") {
+			t = strings.ToLower(strings.Trim(strings.TrimSpace(t), `"`))
+			if i := strings.LastIndexAny(t, "/:"); i >= 0 {
+				t = t[i+1:] // "http://schema.org/Article"
+			}
+			if t != "" {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// kindOf decides a page's kind from what it says about itself: its JSON-LD
+// types, then og:type. A page that says nothing is not an article.
+func kindOf(m pageMeta) pageKind {
+	article, other := false, false
+	for _, t := range ldTypes(m.jsonLD) {
+		article = article || articleTypes[t]
+		other = other || otherTypes[t]
+	}
+	switch {
+	case other:
+		return kindOther
+	case article:
+		return kindArticle
+	case strings.EqualFold(strings.TrimSpace(m.ogType), "article"):
+		return kindArticle
+	}
+	return kindOther
+}

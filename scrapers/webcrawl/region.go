@@ -1,0 +1,409 @@
+package webcrawl
+
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// The main region of a page, whatever its kind. Page furniture is pruned
+// from the whole body first (the site's header, navigation, footer,
+// sidebars, cookie and newsletter boxes, share bars), then the region that
+// holds the page's own content is chosen: the page's <main> when it has one
+// that holds the content, else the pruned body. Articles are narrowed
+// further to their text (see mainContent); other kinds of page (services,
+// products, collections, listings, forums, documentation) keep the whole
+// region, since their content is spread over many blocks, not one.
+
+// furnitureTokens are class or id words (split at '-', '_' and spaces) that
+// name page furniture.
+var furnitureTokens = map[string]bool{
+	"cookie": true, "cookies": true, "consent": true, "gdpr": true, "cmp": true,
+	"newsletter": true, "subscribe": true, "subscription": true, "signup": true,
+	"popup": true, "modal": true, "overlay": true, "lightbox": true,
+	"share": true, "sharing": true, "sharebar": true, "social": true, "socials": true,
+	"breadcrumb": true, "breadcrumbs": true, "skip": true, "skiplink": true,
+	"sidebar": true, "related": true, "recommended": true, "recommendations": true,
+	"advert": true, "advertisement": true, "ads": true, "ad": true, "adsbygoogle": true, "sponsored": true,
+	"promo": true, "footer": true, "navbar": true, "nav": true, "navigation": true, "menu": true,
+	"megamenu": true, "offcanvas": true, "toc": true, "pagination": true, "pager": true,
+	"masthead": true, "topbar": true,
+	// facets, filters and sorting beside a listing
+	"filter": true, "filters": true, "facet": true, "facets": true, "refinements": true, "sort": true, "sorting": true,
+	"announcement": true, "announcements": true, "upsell": true, "crosssell": true,
+	// text for screen readers only: a browser shows none of it
+	"visuallyhidden": true, "screenreader": true, "offscreen": true, "sronly": true,
+	"onetrust": true, "cky": true,
+}
+
+// articleFurniture are words that name what sits around an article's text
+// (its comments, author box, tags, date line); forums keep their comments
+// and authors.
+var articleFurniture = map[string]bool{"comment": true, "comments": true, "disqus": true, "respond": true,
+	"author": true, "authors": true, "byline": true, "bio": true, "meta": true, "tags": true, "tag": true,
+	"categories": true, "cta": true}
+
+var furnitureRoles = map[string]bool{
+	"navigation": true, "banner": true, "contentinfo": true, "complementary": true, "search": true,
+	"menu": true, "menubar": true, "dialog": true, "alertdialog": true, "tooltip": true,
+}
+
+// classTokens calls f with each lower-cased word of n's class and id.
+func classTokens(n *html.Node, f func(string) bool) bool {
+	for _, a := range n.Attr {
+		if a.Key != "class" && a.Key != "id" {
+			continue
+		}
+		v := strings.ToLower(a.Val)
+		for _, w := range strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' || r == ' ' || r == '\t' || r == '\n' || r == ':' || r == '.' }) {
+			if f(w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// textSizes measures the text under each element once.
+type textSizes map[*html.Node]int
+
+func measureText(n *html.Node, sizes textSizes) int {
+	t := 0
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch c.Type {
+		case html.TextNode:
+			t += textLen(c.Data)
+		case html.ElementNode:
+			t += measureText(c, sizes)
+		}
+	}
+	sizes[n] = t
+	return t
+}
+
+// furniture says whether n is page furniture, by its tag, role or class.
+func furniture(n *html.Node, inContent, article bool) bool {
+	switch n.DataAtom {
+	case atom.Nav, atom.Aside, atom.Footer, atom.Form:
+		return true
+	case atom.Header:
+		return !inContent
+	case atom.Body, atom.Main, atom.Article, atom.Table, atom.Tbody, atom.Tr, atom.Td, atom.Pre, atom.Code, atom.H1:
+		return false
+	}
+	if furnitureRoles[strings.ToLower(attrOf(n, "role"))] {
+		return true
+	}
+	if srOnly(n) {
+		return true
+	}
+	return classTokens(n, func(w string) bool { return furnitureTokens[w] || article && articleFurniture[w] })
+}
+
+// furnitureUnder lists the furniture under n, outermost first. An element
+// holding more than half of the page's text, or half of its paragraphs, is
+// never furniture, whatever its class says (a site that wraps its content in
+// class="sidebar-first-only"): it is looked into instead.
+func furnitureUnder(n *html.Node, sz *regionSizes, inContent, article bool, out []*html.Node) []*html.Node {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		in := inContent || c.DataAtom == atom.Main || c.DataAtom == atom.Article || strings.EqualFold(attrOf(c, "role"), "main")
+		if furniture(c, inContent, article) && !sz.holdsContent(c) {
+			out = append(out, c)
+		} else {
+			out = furnitureUnder(c, sz, in, article, out)
+		}
+	}
+	return out
+}
+
+// regionSizes are the text and paragraph text under each element.
+type regionSizes struct {
+	text, para         textSizes
+	totalText, totalPa int
+}
+
+func measureRegion(body *html.Node) *regionSizes {
+	sz := &regionSizes{text: textSizes{}, para: textSizes{}}
+	sz.totalText = measureText(body, sz.text)
+	sz.totalPa = paraText(body, false, sz.para)
+	return sz
+}
+
+func (sz *regionSizes) holdsContent(n *html.Node) bool {
+	return 2*sz.text[n] > sz.totalText || sz.totalPa > 0 && 2*sz.para[n] >= sz.totalPa
+}
+
+// paraText is the text in paragraphs and preformatted blocks.
+func paraText(n *html.Node, in bool, sizes textSizes) int {
+	t := 0
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch c.Type {
+		case html.TextNode:
+			if in {
+				t += textLen(c.Data)
+			}
+		case html.ElementNode:
+			t += paraText(c, in || c.DataAtom == atom.P || c.DataAtom == atom.Pre, sizes)
+		}
+	}
+	sizes[n] = t
+	return t
+}
+
+// mainRegion is the element holding the page's own content after pruning:
+// its <main> (or role=main) when that holds at least a quarter of the text,
+// else the body.
+func mainRegion(body *html.Node, sizes textSizes) *html.Node {
+	total := sizes[body]
+	var best *html.Node
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			if c.DataAtom == atom.Main || strings.EqualFold(attrOf(c, "role"), "main") {
+				if 4*sizes[c] >= total && (best == nil || sizes[c] > sizes[best]) {
+					best = c
+				}
+			}
+			walk(c)
+		}
+	}
+	walk(body)
+	if best == nil {
+		return body
+	}
+	return best
+}
+
+// chooseContent prunes the furniture under body and returns the nodes that
+// hold the page's content, in document order.
+func chooseContent(body *html.Node, kind pageKind) ([]*html.Node, string) {
+	sz := measureRegion(body)
+	gone := furnitureUnder(body, sz, false, kind == kindArticle, nil)
+	removed := 0
+	for _, n := range gone {
+		removed += sz.text[n]
+	}
+	if sz.totalText > 0 && float64(removed) >= wholePageShare*float64(sz.totalText) {
+		// Everything looks like furniture: the page is its own content.
+		return []*html.Node{body}, noteWhole
+	}
+	for _, n := range gone {
+		n.Parent.RemoveChild(n)
+	}
+	sizes := textSizes{}
+	left := measureText(body, sizes)
+	region := mainRegion(body, sizes)
+	chosen := region
+	if kind == kindArticle {
+		chosen = articleBody(region)
+		dropLinkLists(chosen)
+		sizes[chosen] = measureText(chosen, textSizes{})
+	} else if body := articleBody(region); body != region && float64(textOf(body, sizes)) >= otherShare*float64(sizes[region]) {
+		chosen = body
+	}
+	if tooLittle(textOf(chosen, sizes), left) {
+		if chosen != region && !tooLittle(sizes[region], left) {
+			return []*html.Node{region}, noteWider
+		}
+		return []*html.Node{body}, noteWider
+	}
+	return []*html.Node{chosen}, ""
+}
+
+// textOf is n's text from sizes, measured when n is not in them.
+func textOf(n *html.Node, sizes textSizes) int {
+	if t, ok := sizes[n]; ok {
+		return t
+	}
+	return measureText(n, textSizes{})
+}
+
+// tooLittle says whether a chosen part holding text characters is too
+// small for a page holding total: under a tenth of it, on a page with more
+// than a few lines.
+func tooLittle(text, total int) bool {
+	return total > 500 && 10*text < total
+}
+
+// wholePageShare is the share of a page's text that, found to be furniture,
+// means the finding is wrong.
+const wholePageShare = 0.9
+
+// blockText is the text an element holds in the blocks an article is made
+// of (paragraphs, quotes, code, list items, headings, table cells), measured once for every element.
+func blockText(n *html.Node, in bool, sizes textSizes) int {
+	t := 0
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch c.Type {
+		case html.TextNode:
+			if in {
+				t += textLen(c.Data)
+			}
+		case html.ElementNode:
+			inner := in
+			switch c.DataAtom {
+			case atom.P, atom.Pre, atom.Blockquote, atom.Li, atom.Dd, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Td, atom.Figcaption:
+				inner = true
+			}
+			t += blockText(c, inner, sizes)
+		}
+	}
+	sizes[n] = t
+	return t
+}
+
+// articleBody narrows an article's region to the smallest element that
+// holds nearly all of its running text (the lowest element with at least
+// articleShare of it), so that what sits beside the text (bylines, share
+// bars, related links, newsletter boxes) is left out.
+func articleBody(region *html.Node) *html.Node {
+	sizes := textSizes{}
+	total := blockText(region, false, sizes)
+	if total == 0 {
+		return region
+	}
+	n := region
+	for {
+		var next *html.Node
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.ElementNode && float64(sizes[c]) >= articleShare*float64(total) && container(c) {
+				next = c
+				break
+			}
+		}
+		if next == nil {
+			return n
+		}
+		n = next
+	}
+}
+
+const articleShare = 0.85
+
+// otherShare is the share of its region's text the running text of a page
+// that is not an article must hold to be taken alone.
+const otherShare = 0.7
+
+// srOnly says whether n's class hides it from all but screen readers
+// (sr-only, visually-hidden, screen-reader-text), or n is a skip link.
+func srOnly(n *html.Node) bool {
+	c := strings.ToLower(attrOf(n, "class"))
+	if c != "" && (strings.Contains(c, "sr-only") || strings.Contains(c, "visually-hidden") || strings.Contains(c, "screen-reader") ||
+		strings.Contains(c, "visuallyhidden") || strings.Contains(c, "element-invisible") || strings.Contains(c, "u-hidden")) {
+		return true
+	}
+	if n.DataAtom == atom.A && strings.HasPrefix(attrOf(n, "href"), "#") {
+		t := strings.ToLower(nodeText(n, 64))
+		return strings.Contains(t, "skip to") || strings.Contains(t, "jump to")
+	}
+	return false
+}
+
+// linkLists unlinks, inside an article's text, the blocks that are lists
+// of links (related stories, "read next", tag clouds): blocks whose text is
+// mostly link text and that hold no paragraph of their own.
+func dropLinkLists(n *html.Node) {
+	text, link := textSizes{}, textSizes{}
+	measureLinks(n, false, text, link)
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; {
+			next := c.NextSibling
+			if c.Type == html.ElementNode {
+				switch c.DataAtom {
+				case atom.Ul, atom.Ol, atom.Div, atom.Section, atom.Dl:
+					if t := text[c]; t > 0 && float64(link[c]) > linkListShare*float64(t) && !hasLongParagraph(c) {
+						n.RemoveChild(c)
+						c = next
+						continue
+					}
+				}
+				walk(c)
+			}
+			c = next
+		}
+	}
+	walk(n)
+}
+
+const linkListShare = 0.6
+
+func measureLinks(n *html.Node, inLink bool, text, link textSizes) (int, int) {
+	t, l := 0, 0
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch c.Type {
+		case html.TextNode:
+			k := textLen(c.Data)
+			t += k
+			if inLink {
+				l += k
+			}
+		case html.ElementNode:
+			ct, cl := measureLinks(c, inLink || c.DataAtom == atom.A, text, link)
+			t += ct
+			l += cl
+		}
+	}
+	text[n], link[n] = t, l
+	return t, l
+}
+
+// hasLongParagraph says whether n holds a paragraph of running text.
+func hasLongParagraph(n *html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		if c.DataAtom == atom.P && textLen(nodeText(c, 400)) >= 120 || hasLongParagraph(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// container says whether n only holds blocks, so that narrowing may go into
+// it: not a paragraph, heading, list, quote, code or a table of data, whose
+// structure is the content.
+func container(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.P, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Ul, atom.Ol, atom.Dl, atom.Li,
+		atom.Pre, atom.Code, atom.Blockquote, atom.Figure, atom.Details:
+		return false
+	case atom.Table:
+		return layoutTable(n)
+	}
+	return true
+}
+
+// layoutTable says whether a table lays out blocks (a cell holds a div, a
+// paragraph or another table) rather than holding data (headers, a caption).
+func layoutTable(t *html.Node) bool {
+	layout := false
+	var walk func(n *html.Node) bool
+	walk = func(n *html.Node) bool {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			switch c.DataAtom {
+			case atom.Th, atom.Thead, atom.Caption:
+				return false
+			case atom.Div, atom.P, atom.Table:
+				layout = true
+				continue
+			}
+			if !walk(c) {
+				return false
+			}
+		}
+		return true
+	}
+	return walk(t) && layout
+}
