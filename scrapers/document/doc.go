@@ -19,6 +19,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Kind is a kind of document this package converts.
@@ -48,6 +49,9 @@ type Options struct {
 	MaxPages    int    // PDF pages converted (default DefaultMaxPages)
 	MaxRows     int    // CSV rows shown (default DefaultMaxRows)
 	ContentType string // the Content-Type header, for a text's charset
+	// Timeout bounds a PDF's conversion from when its turn in the engine
+	// comes (0: only the context); the pages read by then are given, marked.
+	Timeout time.Duration
 	// Cut says the body is not whole: the download stopped at a size cap or
 	// a timeout. CutReason says so in words, for Truncated.
 	Cut       bool
@@ -94,6 +98,7 @@ var (
 	ErrEncrypted = errors.New("the PDF is encrypted in a way that cannot be opened")
 	ErrEmpty     = errors.New("the file is empty")
 	ErrTooDeep   = errors.New("the JSON nests deeper than this converter reads")
+	ErrTimeout   = errors.New("the PDF was not converted in time")
 )
 
 // Error is a document that could not be converted, with the reason (one of

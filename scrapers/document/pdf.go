@@ -29,14 +29,17 @@ func convertPDF(ctx context.Context, body []byte, o Options) (*Document, error) 
 	if err != nil {
 		return nil, err
 	}
-	inst, end, err := e.instance(ctx)
+	inst, work, end, err := e.instance(ctx, o.Timeout)
 	if err != nil {
 		return nil, err
 	}
 	defer end()
-	d, err := readPDF(ctx, inst, body, o)
-	if ctx.Err() != nil { // killed mid-call: say why, not what the kill broke
+	d, err := readPDF(work, inst, body, o)
+	if ctx.Err() != nil { // the caller is gone
 		return nil, ctx.Err()
+	}
+	if work.Err() != nil && err != nil { // out of time before a page was read
+		return nil, &Error{Kind: PDF, Reason: ErrTimeout, Detail: fmt.Sprintf("%s, before any page was read", o.Timeout)}
 	}
 	return d, err
 }
@@ -96,11 +99,17 @@ func readPDF(ctx context.Context, inst pdfium.Pdfium, body []byte, o Options) (*
 	)
 	last := min(d.Pages, o.MaxPages)
 	stoppedAt := 0
+	outOfTime := 0 // the page the time ran out on
 	for i := 0; i < last; i++ {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+		if ctx.Err() != nil {
+			outOfTime = i + 1
+			break
 		}
 		pl, err := readPage(inst, doc.Document, i, links)
+		if ctx.Err() != nil { // killed mid-page: the engine is gone
+			outOfTime = i + 1
+			break
+		}
 		if err != nil {
 			failed = append(failed, i+1)
 			continue
@@ -119,7 +128,13 @@ func readPDF(ctx context.Context, inst pdfium.Pdfium, body []byte, o Options) (*
 		return nil, &Error{Kind: PDF, Reason: ErrNoText, Detail: fmt.Sprintf("%d %s, no text on any", d.Pages, plural(d.Pages, "page", "pages"))}
 	}
 	if len(pages) == 0 {
+		if outOfTime > 0 {
+			return nil, &Error{Kind: PDF, Reason: ErrTimeout, Detail: fmt.Sprintf("%s, before any page was read", o.Timeout)}
+		}
 		return nil, &Error{Kind: PDF, Reason: ErrDamaged, Detail: "no page could be read"}
+	}
+	if outOfTime > 0 {
+		d.Truncated = append(d.Truncated, fmt.Sprintf("timeout: the time to convert (%s) ran out at page %d of %d; the pages before it are given", o.Timeout, outOfTime, d.Pages))
 	}
 	if len(failed) > 0 {
 		d.Truncated = append(d.Truncated, fmt.Sprintf("damaged: %s %s could not be read", plural(len(failed), "page", "pages"), intList(failed, 10)))

@@ -158,6 +158,24 @@ func TestPDFBounds(t *testing.T) {
 	}
 }
 
+// A PDF that takes longer than its time gives the pages read by then, or
+// says it ran out of time; the engine goes on converting afterwards.
+func TestPDFTimeout(t *testing.T) {
+	pdf := manyPages(300)
+	d, err := convertPDFTest(t, pdf, Options{MaxLength: 1_000_000, Timeout: 300 * time.Millisecond})
+	switch {
+	case errors.Is(err, ErrTimeout):
+		t.Logf("no page in time: %v", err)
+	case err != nil:
+		t.Fatal(err)
+	case !hasPrefix(d.Truncated, "timeout: the time to convert (300ms) ran out at page") || strings.Contains(d.Markdown, "Page 300 line"):
+		t.Errorf("out of time: truncated %q", d.Truncated)
+	}
+	if d, err := convertPDFTest(t, samplePaper(), Options{}); err != nil || !strings.Contains(d.Markdown, "It ends here.") {
+		t.Errorf("after a timeout: %v", err)
+	}
+}
+
 func hasPrefix(list []string, prefix string) bool {
 	for _, s := range list {
 		if strings.HasPrefix(s, prefix) {

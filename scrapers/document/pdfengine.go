@@ -30,9 +30,11 @@ import (
 // dropped after), at most EngineConcurrency at once: the others wait their
 // turn, bounded by the caller's context.
 
-// EngineConcurrency is how many PDFs are converted at once in the process.
-// More would not go faster on a small machine and would hold more memory.
-var EngineConcurrency = 2
+// EngineConcurrency is how many PDFs are converted at once in the process:
+// one per two cores (one on a two-core replica). More would not go faster
+// beside the crawl's other work and would hold more memory; the others wait
+// their turn, and their time starts when it comes.
+var EngineConcurrency = max(1, runtime.GOMAXPROCS(0)/2)
 
 // engineMemoryPages caps one instance's WebAssembly memory (64 KiB pages):
 // 256 MiB. An allocation past it fails inside PDFium, which then reports the
@@ -133,22 +135,28 @@ func WarmUp() (time.Duration, error) {
 	return time.Since(t0), err
 }
 
-// instance waits for a turn (or the context) and returns an instance of its
-// own and the function that ends it. When ctx ends while PDFium works, the
-// instance is killed, which interrupts the call in progress.
-func (e *engine) instance(ctx context.Context) (pdfium.Pdfium, func(), error) {
+// instance waits for a turn (or the wait context) and returns an instance
+// of its own, a context for the work that ends after timeout (0: none) or
+// with ctx, and the function that ends it all. When the work's context ends
+// while PDFium works, the instance is killed, which interrupts the call in
+// progress; later calls on it fail at once.
+func (e *engine) instance(ctx context.Context, timeout time.Duration) (pdfium.Pdfium, context.Context, func(), error) {
 	select {
 	case e.slots <- struct{}{}:
 	case <-ctx.Done():
-		return nil, nil, ctx.Err()
+		return nil, nil, nil, ctx.Err()
 	}
 	inst, err := e.pool.GetInstanceWithContext(ctx)
 	if err != nil {
 		<-e.slots
 		if ctx.Err() != nil {
-			return nil, nil, ctx.Err()
+			return nil, nil, nil, ctx.Err()
 		}
-		return nil, nil, fmt.Errorf("the PDF engine has no instance: %w", err)
+		return nil, nil, nil, fmt.Errorf("the PDF engine has no instance: %w", err)
+	}
+	work, cancel := ctx, context.CancelFunc(func() {})
+	if timeout > 0 {
+		work, cancel = context.WithTimeout(ctx, timeout)
 	}
 	var once sync.Once
 	end := func(kill bool) {
@@ -161,6 +169,6 @@ func (e *engine) instance(ctx context.Context) (pdfium.Pdfium, func(), error) {
 			<-e.slots
 		})
 	}
-	stop := context.AfterFunc(ctx, func() { end(true) })
-	return inst, func() { stop(); end(false) }, nil
+	stop := context.AfterFunc(work, func() { end(true) })
+	return inst, work, func() { stop(); cancel(); end(false) }, nil
 }

@@ -143,22 +143,17 @@ func (cr *crawler) document(ctx context.Context, hold *scrapers.PageHold, f *fet
 		err error
 	)
 	if kind == document.PDF {
-		// A PDF is parsed in the engine's own memory, one place of the
-		// extraction gate like a page; the time is the page's timeout.
-		if err := cr.extracting.acquire(ctx); err != nil {
-			return Page{}, err
-		}
-		pctx, cancel := context.WithTimeout(ctx, cr.s.PageTimeout)
-		d, err = document.Convert(pctx, kind, f.body, o)
-		timedOut := pctx.Err() != nil && ctx.Err() == nil
-		cancel()
-		cr.extracting.release()
-		if timedOut {
-			return Page{}, fmt.Errorf("the PDF was not converted within the page timeout (%s); try a smaller document or raise PAGE_TIMEOUT", cr.s.PageTimeout)
-		}
+		// The engine has its own places (document.EngineConcurrency), so a
+		// PDF waiting for one holds no place of the page extraction gate. It
+		// has the page timeout from when its turn comes, and gives the
+		// pages read by then.
+		o.Timeout = cr.s.PageTimeout
+	} else if err := cr.extracting.acquire(ctx); err != nil {
+		return Page{}, err
 	} else {
-		d, err = document.Convert(ctx, kind, f.body, o)
+		defer cr.extracting.release()
 	}
+	d, err = document.Convert(ctx, kind, f.body, o)
 	if err != nil {
 		var de *document.Error
 		if errors.As(err, &de) {

@@ -1,14 +1,24 @@
 package webcrawl_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/surfsense/pluginhost/host/hosttest"
+	"github.com/surfsense/pluginhost/scrapers"
 	"github.com/surfsense/pluginhost/scrapers/document/pdftest"
 	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 	"github.com/surfsense/pluginhost/scrapers/webcrawl"
@@ -149,5 +159,66 @@ func TestLargePDFThroughTheHost(t *testing.T) {
 	json.Unmarshal([]byte(scrapertest.Text(res)), &env)
 	if env.ResultID == "" || len(env.CutItems) != 1 || fmt.Sprint(env.CutItems[0].Fields) != "[markdown]" || strings.Contains(fmt.Sprint(it["markdown"]), "Page 30, line 45:") {
 		t.Fatalf("a 30-page item larger than RESULT_MAX_BYTES: %.300s", scrapertest.Text(res))
+	}
+}
+
+// BenchmarkPDFMemory converts the development set's largest PDF (352 pages,
+// 2.6 MB, all of it: max_length 1,000,000) through a real host, once and
+// then ten at once from ten licenses, and reports the process's peak RSS
+// (host, stand-in and clients together; VmHWM reset before each run). The
+// engine's first load comes first ("first": from the compilation cache when
+// warm, else compiled).
+//
+//	go test ./scrapers/webcrawl -run XXX -bench PDFMemory -benchtime 1x
+func BenchmarkPDFMemory(b *testing.B) {
+	dir, err := scrapertest.FixturesDir()
+	if err != nil {
+		b.Skip(err)
+	}
+	pdf, err := os.ReadFile(filepath.Join(dir, "pdfs", "huge-freeculture.pdf"))
+	if err != nil {
+		b.Skipf("the PDF development set is absent (%v)", err)
+	}
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/pdf")
+		w.Write(pdf)
+	}))
+	defer site.Close()
+	h := hosttest.Start(b, hosttest.Options{Plugins: []scrapers.Constructor{webcrawl.New}})
+	var n atomic.Int64
+	crawl := func(cs *mcp.ClientSession) {
+		u := site.URL + "/free-culture.pdf?n=" + strconv.FormatInt(n.Add(1), 10) // distinct calls: no cache answers
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "crawl", Arguments: map[string]any{"start_urls": []string{u}, "max_length": 1_000_000}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.IsError || !strings.Contains(scrapertest.Text(res), `"pages":352`) {
+			b.Fatalf("not converted: %.300s", scrapertest.Text(res))
+		}
+	}
+	for _, tc := range []struct {
+		name     string
+		sessions int
+	}{{"first", 1}, {"one", 1}, {"ten-at-once", 10}} {
+		b.Run(tc.name, func(b *testing.B) {
+			sessions := make([]*mcp.ClientSession, tc.sessions)
+			for i := range sessions {
+				sessions[i] = h.Connect(b, "web-crawl", fmt.Sprintf("license-%d", i), nil)
+			}
+			var peakRSS, peakHeap float64
+			for b.Loop() {
+				runtime.GC()
+				rss, heap := measurePeak(func() {
+					var wg sync.WaitGroup
+					for _, cs := range sessions {
+						wg.Go(func() { crawl(cs) })
+					}
+					wg.Wait()
+				})
+				peakRSS, peakHeap = max(peakRSS, rss), max(peakHeap, heap)
+			}
+			b.ReportMetric(peakRSS, "peak-RSS-MB")
+			b.ReportMetric(peakHeap, "peak-heap-MB")
+		})
 	}
 }

@@ -1,0 +1,159 @@
+package document
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	rtmetrics "runtime/metrics"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// BenchmarkPDF converts each document of the development set that has a
+// text layer and runs poppler's pdftotext on it, alternating within the same
+// loop so that the machine's drift falls on both alike, and reports per
+// document: ms/doc (this converter, whole document: max_length 1,000,000),
+// pdftotext-ms/doc (the process, as the reference was made), their ratio, and
+// the word F1 of the Markdown (as CommonMark reads it) against the
+// reference text. The "mean" sub-benchmark reports the means.
+//
+//	go test ./scrapers/document -run '^$' -bench PDF$ -benchtime 3x
+func BenchmarkPDF(b *testing.B) {
+	pdftotext, err := exec.LookPath("pdftotext")
+	if err != nil {
+		b.Skip("pdftotext is not installed (Debian: apt-get install poppler-utils): the side-by-side benchmark is skipped")
+	}
+	dir, names := pdfFixtures(b)
+	if _, err := WarmUp(); err != nil {
+		b.Fatal(err)
+	}
+	var sumF1, sumRatio, sumOurs, sumTheirs float64
+	var n int
+	for _, name := range names {
+		if _, ok := special[name]; ok || name == "truncated-tracemonkey" {
+			continue
+		}
+		path := filepath.Join(dir, name+".pdf")
+		body, _ := os.ReadFile(path)
+		ref, _ := os.ReadFile(filepath.Join(dir, name+".txt"))
+		var f1, ours, theirs float64
+		b.Run(name, func(b *testing.B) {
+			var our, their time.Duration
+			var md string
+			for b.Loop() {
+				t0 := time.Now()
+				d, err := Convert(context.Background(), PDF, body, Options{MaxLength: 1_000_000})
+				our += time.Since(t0)
+				if err != nil {
+					b.Fatal(err)
+				}
+				md = d.Markdown
+				t0 = time.Now()
+				if out, err := exec.Command(pdftotext, path, "-").Output(); err != nil || len(out) == 0 {
+					b.Fatalf("pdftotext: %v", err)
+				}
+				their += time.Since(t0)
+			}
+			f1, _, _ = wordF1(renderedText(md), string(ref))
+			ours = float64(our.Microseconds()) / 1000 / float64(b.N)
+			theirs = float64(their.Microseconds()) / 1000 / float64(b.N)
+			b.ReportMetric(ours, "ms/doc")
+			b.ReportMetric(theirs, "pdftotext-ms/doc")
+			b.ReportMetric(ours/theirs, "ratio")
+			b.ReportMetric(f1, "F1")
+		})
+		if ours > 0 {
+			sumF1, sumRatio, sumOurs, sumTheirs, n = sumF1+f1, sumRatio+ours/theirs, sumOurs+ours, sumTheirs+theirs, n+1
+		}
+	}
+	b.Run("mean", func(b *testing.B) {
+		for b.Loop() {
+		}
+		b.ReportMetric(sumF1/float64(n), "F1")
+		b.ReportMetric(sumOurs/float64(n), "ms/doc")
+		b.ReportMetric(sumTheirs/float64(n), "pdftotext-ms/doc")
+		b.ReportMetric(sumRatio/float64(n), "ratio")
+	})
+}
+
+// BenchmarkPDFMemory converts the development set's largest document (352
+// pages, whole: max_length 1,000,000) once and ten at once, and reports the
+// process's peak RSS (VmHWM, reset before each run) and peak live heap; the
+// engine is loaded first (from its compilation cache when warm).
+//
+//	go test ./scrapers/document -run '^$' -bench PDFMemory -benchtime 1x
+func BenchmarkPDFMemory(b *testing.B) {
+	dir, _ := pdfFixtures(b)
+	body, err := os.ReadFile(filepath.Join(dir, "huge-freeculture.pdf"))
+	if err != nil {
+		b.Skip(err)
+	}
+	took, err := WarmUp()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("engine ready in %v", took)
+	for _, at := range []int{1, 10} {
+		b.Run(strconv.Itoa(at)+"-at-once", func(b *testing.B) {
+			var rss, heap float64
+			for b.Loop() {
+				runtime.GC()
+				r, h := peakDuring(func() {
+					var wg sync.WaitGroup
+					for range at {
+						wg.Go(func() {
+							if _, err := Convert(context.Background(), PDF, body, Options{MaxLength: 1_000_000}); err != nil {
+								b.Error(err)
+							}
+						})
+					}
+					wg.Wait()
+				})
+				rss, heap = max(rss, r), max(heap, h)
+			}
+			b.ReportMetric(rss, "peak-RSS-MB")
+			b.ReportMetric(heap, "peak-heap-MB")
+		})
+	}
+}
+
+// peakDuring runs f and returns the process's peak RSS during it (0 when
+// VmHWM cannot be reset) and the peak live heap, in MB.
+func peakDuring(f func()) (rssMB, heapMB float64) {
+	canReset := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil
+	sample := []rtmetrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	var peak uint64
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(time.Millisecond)
+		defer t.Stop()
+		for {
+			rtmetrics.Read(sample)
+			peak = max(peak, sample[0].Value.Uint64())
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	f()
+	close(stop)
+	<-done
+	if canReset {
+		st, _ := os.ReadFile("/proc/self/status")
+		for _, l := range strings.Split(string(st), "\n") {
+			if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+				kb, _ := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 64)
+				rssMB = kb / 1024
+			}
+		}
+	}
+	return rssMB, float64(peak) / (1 << 20)
+}
