@@ -662,6 +662,23 @@ func TestTasksAcrossReplicas(t *testing.T) {
 			return r.status == 200
 		})
 	})
+	t.Run("POST-cancel-on-B-ends-task-on-A", func(t *testing.T) {
+		thread := http.Header{"X-Surfsense-Thread": {"th-b"}}
+		id := mustTask(t, callLong(t, a.URL, taskKey, `{"hold":true,"tag":"thread"}`, tasksDeclared, thread), a.Config())
+		waitStarted(t, a.plugin)
+		c, still, _ := (&replica{Host: b.Host}).cancel(t, taskKey, "th-b")
+		if c != 1 || still != 0 {
+			t.Fatalf("POST /cancel on B: cancelled %v, still running %v", c, still)
+		}
+		select {
+		case <-a.plugin.ended:
+		case <-time.After(5 * time.Second):
+			t.Fatal("the run on A did not stop")
+		}
+		taskWait(t, 5*time.Second, "B to read the task cancelled", func() bool {
+			return taskGet(t, b.URL, taskKey, id).Result["status"] == "cancelled"
+		})
+	})
 	t.Run("A-dies-mid-task", func(t *testing.T) {
 		id := mustTask(t, callLong(t, a.URL, taskKey, `{"hold":true,"tag":"dies"}`, tasksDeclared, nil), a.Config())
 		waitStarted(t, a.plugin)
@@ -769,4 +786,58 @@ func FuzzTaskMethods(f *testing.F) {
 			t.Fatalf("%s %s: not a JSON-RPC answer: %d %s", method, params, resp.StatusCode, raw)
 		}
 	})
+}
+
+// While Redis is down no task is made (it could not be read on the other
+// replicas): a declared call that goes on is answered directly, and
+// tasks/get says the tasks cannot be read for now (-32603), not that the
+// task is unknown.
+func TestTaskWhileRedisIsDown(t *testing.T) {
+	srv := redistest.StartProcess(t)
+	r := startTaskReplicas(t, srv.URL, 1, time.Second, func(c *host.Config) { c.TaskAfter = 100 * time.Millisecond })[0]
+	srv.Kill(t)
+	taskWait(t, 5*time.Second, "the store to notice the fault", func() bool { return !r.store.Health().Up })
+	done := make(chan rpc, 1)
+	go func() { done <- callLong(t, r.URL, taskKey, `{"pages":2,"hold":true,"tag":"down"}`, tasksDeclared, nil) }()
+	waitStarted(t, r.plugin)
+	time.Sleep(300 * time.Millisecond) // past TASK_AFTER
+	select {
+	case got := <-done:
+		t.Fatalf("answered while the run holds: %s", got.raw)
+	default:
+	}
+	r.plugin.releaseTag("down")
+	got := <-done
+	if got.Result["resultType"] != "complete" || got.Result["taskId"] != nil {
+		t.Fatalf("a declared call with Redis down: %s", got.raw)
+	}
+	if g := taskGet(t, r.URL, taskKey, tasks.NewID()); g.Error == nil || g.Error.Code != -32603 {
+		t.Fatalf("tasks/get with Redis down: %s", g.raw)
+	}
+}
+
+// BenchmarkTaskCancelAcrossReplicas measures the time from tasks/cancel
+// sent to replica B to the end of the task's run on replica A (its tool
+// seeing its context end), on one redis-server: cancel-to-end-ms is the
+// mean, cancel-ack-ms B's answer.
+func BenchmarkTaskCancelAcrossReplicas(b *testing.B) {
+	rs := startTaskReplicas(b, redistest.URL(b), 2, 15*time.Second, func(c *host.Config) { c.MaxConcurrentCalls = 0 })
+	a, bb := rs[0], rs[1]
+	var toEnd, toAck time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		id := mustTask(b, callLong(b, a.URL, taskKey, fmt.Sprintf(`{"hold":true,"tag":"bench-%d"}`, i), tasksDeclared, nil), a.Config())
+		waitStarted(b, a.plugin)
+		b.StartTimer()
+		sent := time.Now()
+		if c := taskCancel(b, bb.URL, taskKey, id); c.Error != nil {
+			b.Fatalf("tasks/cancel: %s", c.raw)
+		}
+		toAck += time.Since(sent)
+		ended := <-a.plugin.ended
+		toEnd += ended.Sub(sent)
+	}
+	b.ReportMetric(float64(toEnd.Microseconds())/1000/float64(b.N), "cancel-to-end-ms")
+	b.ReportMetric(float64(toAck.Microseconds())/1000/float64(b.N), "cancel-ack-ms")
 }
