@@ -10,11 +10,13 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/surfsense/pluginhost/host"
@@ -71,6 +73,7 @@ type ThroughputCell struct {
 	Limit    float64 // InFlight ÷ Latency, pages/s
 	Polite   float64 // what the sites' politeness allows, pages/s
 	RSS      uint64  // the host's largest RSS in the cell, bytes
+	Cores    float64 // the host's CPU in the window, in cores (of GOMAXPROCS); -1 when unknown
 	FirstErr string
 }
 
@@ -100,7 +103,7 @@ func RunThroughput(ctx context.Context, t Throughput, command []string, w io.Wri
 	}
 	defer sites.close()
 
-	endpoint, readRSS, stop, err := throughputHost(ctx, command, 0)
+	endpoint, readRSS, readCPU, stop, err := throughputHost(ctx, command, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -109,17 +112,21 @@ func RunThroughput(ctx context.Context, t Throughput, command []string, w io.Wri
 	if len(command) > 0 {
 		where = "the host's own process"
 	}
-	fmt.Fprintf(w, "\nthroughput: single-page web-crawl.crawl calls over %d stand-in sites on loopback (%d pages in flight per site, %s between), RSS of %s\n",
-		t.Sites, perHost, hostDelay, where)
-	fmt.Fprintf(w, "  %-8s %-11s %9s %9s %7s %10s %9s %9s %7s %8s\n", "latency", "in flight", "pages/s", "limit", "of it", "sites let", "p50", "p99", "errors", "RSS MB")
+	fmt.Fprintf(w, "\nthroughput: single-page web-crawl.crawl calls over %d stand-in sites on loopback (%d pages in flight per site, %s between), pages of %d KB; RSS and CPU of %s, GOMAXPROCS=%d\n",
+		t.Sites, perHost, hostDelay, len(sites.page)>>10, where, runtime.GOMAXPROCS(0))
+	fmt.Fprintf(w, "  %-8s %-11s %9s %9s %7s %10s %9s %9s %7s %8s %10s %12s\n", "latency", "in flight", "pages/s", "limit", "of it", "sites let", "p50", "p99", "errors", "RSS MB", "host cores", "CPU ms/page")
 	var cells []ThroughputCell
 	row := func(c ThroughputCell) {
 		label := strconv.Itoa(c.InFlight)
 		if c.Before {
 			label += " (cap 8)"
 		}
-		fmt.Fprintf(w, "  %-8s %-11s %9.1f %9.1f %6.0f%% %10.1f %9s %9s %7d %8.1f\n", c.Latency, label, c.Stats.PerSecond, c.Limit, 100*c.OfLimit(), c.Polite,
-			c.Stats.P50.Round(time.Millisecond), c.Stats.P99.Round(time.Millisecond), c.Stats.Errors, float64(c.RSS)/(1<<20))
+		perPage := 0.0
+		if c.Stats.PerSecond > 0 && c.Cores >= 0 {
+			perPage = 1000 * c.Cores / c.Stats.PerSecond
+		}
+		fmt.Fprintf(w, "  %-8s %-11s %9.1f %9.1f %6.0f%% %10.1f %9s %9s %7d %8.1f %10.2f %12.1f\n", c.Latency, label, c.Stats.PerSecond, c.Limit, 100*c.OfLimit(), c.Polite,
+			c.Stats.P50.Round(time.Millisecond), c.Stats.P99.Round(time.Millisecond), c.Stats.Errors, float64(c.RSS)/(1<<20), c.Cores, perPage)
 		if c.FirstErr != "" {
 			fmt.Fprintf(w, "    first error: %.300s\n", c.FirstErr)
 		}
@@ -127,7 +134,7 @@ func RunThroughput(ctx context.Context, t Throughput, command []string, w io.Wri
 	for _, lat := range t.Latencies {
 		sites.latency.Store(int64(lat))
 		for _, n := range t.InFlight {
-			c, err := throughputCell(ctx, endpoint, sites, lat, n, t, readRSS)
+			c, err := throughputCell(ctx, endpoint, sites, lat, n, t, readRSS, readCPU)
 			if err != nil {
 				return cells, err
 			}
@@ -139,7 +146,7 @@ func RunThroughput(ctx context.Context, t Throughput, command []string, w io.Wri
 		return cells, nil
 	}
 	// The old cap, on a host of its own, in the same run.
-	endpoint, readRSS, stop2, err := throughputHost(ctx, command, 8)
+	endpoint, readRSS, readCPU, stop2, err := throughputHost(ctx, command, 8)
 	if err != nil {
 		return cells, err
 	}
@@ -152,7 +159,7 @@ func RunThroughput(ctx context.Context, t Throughput, command []string, w io.Wri
 	}
 	for _, lat := range t.Latencies {
 		sites.latency.Store(int64(lat))
-		c, err := throughputCell(ctx, endpoint, sites, lat, n, t, readRSS)
+		c, err := throughputCell(ctx, endpoint, sites, lat, n, t, readRSS, readCPU)
 		if err != nil {
 			return cells, err
 		}
@@ -167,7 +174,7 @@ func RunThroughput(ctx context.Context, t Throughput, command []string, w io.Wri
 // pluginhost binary in its own process when command is set, else in this
 // process; maxPages, when positive, is its MAX_PAGES_IN_FLIGHT. It returns
 // web-crawl's endpoint, how to read the host's RSS, and how to stop it.
-func throughputHost(ctx context.Context, command []string, maxPages int) (string, func() uint64, func(), error) {
+func throughputHost(ctx context.Context, command []string, maxPages int) (string, func() uint64, func() float64, func(), error) {
 	if len(command) > 0 {
 		var env []string
 		if maxPages > 0 {
@@ -175,10 +182,10 @@ func throughputHost(ctx context.Context, command []string, maxPages int) (string
 		}
 		sub, err := startHost(ctx, command, env...)
 		if err != nil {
-			return "", nil, nil, err
+			return "", nil, nil, nil, err
 		}
 		pid := strconv.Itoa(sub.cmd.Process.Pid)
-		return sub.url + "/web-crawl/mcp", func() uint64 { return rss(pid) }, sub.stop, nil
+		return sub.url + "/web-crawl/mcp", func() uint64 { return rss(pid) }, func() float64 { return sub.metric("process_cpu_seconds_total") }, sub.stop, nil
 	}
 	cfg := host.Defaults()
 	cfg.License.Backend = "dev"
@@ -187,15 +194,25 @@ func throughputHost(ctx context.Context, command []string, maxPages int) (string
 	cfg.MaxPagesInFlight = maxPages
 	h, err := host.New(cfg, host.Options{Logger: quietLogger(), Plugins: []scrapers.Constructor{webcrawl.New}, Backend: license.Dev{}})
 	if err != nil {
-		return "", nil, nil, err
+		return "", nil, nil, nil, err
 	}
 	srv := httptest.NewServer(h.Handler())
-	return srv.URL + "/web-crawl/mcp", func() uint64 { return rss("self") }, srv.Close, nil
+	return srv.URL + "/web-crawl/mcp", func() uint64 { return rss("self") }, selfCPU, srv.Close, nil
+}
+
+// selfCPU is this process's CPU time in seconds (user and system); -1 when
+// it cannot be read.
+func selfCPU() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return -1
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }
 
 // throughputCell holds n calls in flight for a warm-up and the window; a
 // call counts when it ends inside the window.
-func throughputCell(ctx context.Context, endpoint string, sites *slowSites, lat time.Duration, n int, t Throughput, readRSS func() uint64) (ThroughputCell, error) {
+func throughputCell(ctx context.Context, endpoint string, sites *slowSites, lat time.Duration, n int, t Throughput, readRSS func() uint64, readCPU func() float64) (ThroughputCell, error) {
 	c := ThroughputCell{Latency: lat, InFlight: n, Limit: float64(n) / lat.Seconds(),
 		Polite: float64(sites.n()*perHost) / (lat + hostDelay).Seconds()}
 	cctx, cancel := context.WithCancel(ctx)
@@ -240,17 +257,25 @@ func throughputCell(ctx context.Context, endpoint string, sites *slowSites, lat 
 			}
 		}()
 	}
-	// The host's RSS, sampled through the cell.
+	// The host's RSS, sampled through the cell, and its CPU in the window.
 	var peak uint64
+	cpu0, cpuAt := -1.0, time.Time{}
 	tick := time.NewTicker(250 * time.Millisecond)
 	for time.Now().Before(to) && ctx.Err() == nil {
 		select {
 		case <-tick.C:
 			peak = max(peak, readRSS())
+			if cpu0 < 0 && !time.Now().Before(from) {
+				cpu0, cpuAt = readCPU(), time.Now()
+			}
 		case <-ctx.Done():
 		}
 	}
 	tick.Stop()
+	c.Cores = -1
+	if cpu1 := readCPU(); cpu0 >= 0 && cpu1 >= cpu0 {
+		c.Cores = (cpu1 - cpu0) / time.Since(cpuAt).Seconds()
+	}
 	cancel() // the calls still running are the next window's, not this one's
 	wg.Wait()
 	c.RSS = peak

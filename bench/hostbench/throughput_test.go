@@ -27,7 +27,7 @@ func TestThroughputSmall(t *testing.T) {
 	// No page is asked twice in a run, so none is answered from the
 	// host's result cache: none comes faster than its latency.
 	for _, c := range cells {
-		if c.Stats.Calls == 0 || c.Stats.Errors != 0 || c.Stats.P50 < c.Latency || c.Stats.P99 < c.Stats.P50 || c.RSS == 0 {
+		if c.Stats.Calls == 0 || c.Stats.Errors != 0 || c.Stats.P50 < c.Latency || c.Stats.P99 < c.Stats.P50 || c.RSS == 0 || c.Cores <= 0 {
 			t.Errorf("cell %s × %d: %+v (first error %s)", c.Latency, c.InFlight, c.Stats, c.FirstErr)
 		}
 		if want := float64(c.InFlight) / c.Latency.Seconds(); c.Limit != want {

@@ -32,6 +32,7 @@ func bench(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.CacheReplay, "cache-replay", 200, "calls replayed with 50% repeats across three replicas on one Redis, counting the upstream requests saved against the replay with the cache off (-1 skips it and the cache hit on Redis)")
 	fs.IntVar(&o.Throughput.Sites, "throughput-sites", 128, "stand-in sites of the throughput measure, each on a loopback address of its own (-1 skips it)")
 	fs.DurationVar(&o.Throughput.Window, "throughput-window", 8*time.Second, "how long each cell of the throughput measure is counted, after a warm-up of twice the latency")
+	fs.IntVar(&o.Throughput.PageBytes, "throughput-page-bytes", 30<<10, "the size of the stand-in sites' page (an article of paragraphs with links)")
 	fs.BoolVar(&o.Throughput.Before, "throughput-before", true, "also measure a host with MAX_PAGES_IN_FLIGHT=8, the old fixed cap, at 64 calls in flight, side by side")
 	latencies := fs.String("throughput-latencies", "300ms,1s", "the stand-in sites' page latencies, comma-separated")
 	inflight := fs.String("throughput-inflight", "8,64,256", "single-page calls held in flight, comma-separated")
