@@ -798,7 +798,9 @@ func TestTaskWhileRedisIsDown(t *testing.T) {
 	srv.Kill(t)
 	taskWait(t, 5*time.Second, "the store to notice the fault", func() bool { return !r.store.Health().Up })
 	done := make(chan rpc, 1)
-	go func() { done <- callLong(t, r.URL, taskKey, `{"pages":2,"hold":true,"tag":"down"}`, tasksDeclared, nil) }()
+	go func() {
+		done <- callLong(t, r.URL, taskKey, `{"pages":2,"hold":true,"tag":"down"}`, tasksDeclared, nil)
+	}()
 	waitStarted(t, r.plugin)
 	time.Sleep(300 * time.Millisecond) // past TASK_AFTER
 	select {
