@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -41,6 +42,16 @@ func TestNoSecretInAnyFormat(t *testing.T) {
 	fs.PutPlugin(ctx, tokenRow)
 	fs.PutPlugin(ctx, oauthRow)
 	c := &Client{Store: mem, License: StaticLicense{Key: license}}
+	// At rest, a FileStore holds them encrypted.
+	raw, err := os.ReadFile(filepath.Join(filepath.Dir(fs.path), "plugins.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{pasted, access, refresh, client} {
+		if bytes.Contains(raw, []byte(s)) {
+			t.Errorf("the store's file holds a secret in clear")
+		}
+	}
 
 	values := map[string]any{
 		"InstalledPlugin (token)": tokenRow,
