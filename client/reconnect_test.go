@@ -2,7 +2,9 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -126,4 +128,36 @@ func TestConnectAgain(t *testing.T) {
 	wantError(t, err, 422, CodeNeedsAccount)
 	_, err = c.ReplaceKey(ctx, "cal", "k")
 	wantError(t, err, 422, CodeNeedsAccount)
+}
+
+// TestPluginsView: GET /plugins names how each plugin signs in and whether
+// it is disconnected, with its tools, and never its key.
+func TestPluginsView(t *testing.T) {
+	ctx := context.Background()
+	s := keyedStandIn(t, map[string]bool{"the-key": true})
+	c := &Client{Store: &MemoryStore{}, Lister: quickLister()}
+	if _, err := c.ConnectCustom(ctx, CustomPlugin{URL: s.URL(), Name: "Notes", Token: "the-key"}); err != nil {
+		t.Fatal(err)
+	}
+	c.Store.PutPlugin(ctx, InstalledPlugin{ID: "cal", Name: "Cal", URL: "https://cal.example/mcp", CredentialKind: CredentialOAuth,
+		Credential: OAuthCredential{AccessToken: "the-token"}.Encode()})
+	c.Disconnect(ctx, "cal")
+	views, err := c.Plugins(ctx)
+	if err != nil || len(views) != 2 {
+		t.Fatalf("Plugins = %v, %v", views, err)
+	}
+	got := map[string]PluginView{}
+	for _, v := range views {
+		got[v.ID] = v
+	}
+	if v := got["notes"]; v.AuthType != "token" || v.Disconnected || len(v.Tools) != 2 {
+		t.Errorf("notes = %+v", v)
+	}
+	if v := got["cal"]; v.AuthType != "oauth" || !v.Disconnected {
+		t.Errorf("cal = %+v", v)
+	}
+	b, _ := json.Marshal(views)
+	if strings.Contains(string(b), "the-key") || strings.Contains(string(b), "the-token") {
+		t.Errorf("GET /plugins holds a secret: %s", b)
+	}
 }
