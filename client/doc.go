@@ -15,7 +15,8 @@
 //     forgotten session listed once more, refusals as [*RefusalError].
 //   - [PluginHost] is the plugin host this build reaches, and decides where
 //     the license key and x-surfsense-text-only go.
-//   - [Client] connects plugins ([Client.ConnectFirstParty],
+//   - [Client] lists connected plugins ([Client.Plugins]), connects plugins
+//     ([Client.ConnectFirstParty],
 //     [Client.ConnectRegistry], [Client.ConnectCustom]) and connects them
 //     again ([Client.Connect], [Client.ReplaceKey], [Client.SignInAgain]),
 //     records checks ([Client.Check]; before and after an agent turn,

@@ -155,6 +155,7 @@ type signInTarget struct {
 	clientID  string   // a registry entry's client registered in advance
 	scopes    []string // and the scopes it asks for
 	earlier   OAuthCredential
+	who       signInClient // who it signs in as, set when it starts
 }
 
 // signIn is a sign-in in memory.
@@ -323,6 +324,7 @@ func (c *Client) startSignIn(ctx context.Context, t signInTarget, ref *RefusalEr
 	if err != nil {
 		return nil, fail(err)
 	}
+	t.who = who
 	id, err := randomID()
 	if err != nil {
 		return nil, err
@@ -358,7 +360,7 @@ func (c *Client) startSignIn(ctx context.Context, t signInTarget, ref *RefusalEr
 		earlier.cancel(errReplaced)
 	}
 
-	h, cap, err := c.codeHandler(t, who, s)
+	h, cp, err := c.codeHandler(t, who, s)
 	if err != nil {
 		c.endSignIn(s, FailOther, "SurfSense could not set up the sign-in.", err)
 		cancelTimeout()
@@ -371,7 +373,7 @@ func (c *Client) startSignIn(ctx context.Context, t signInTarget, ref *RefusalEr
 	}
 	go func() {
 		defer cancelTimeout()
-		c.runSignIn(flowCtx, s, h, cap, req, resp, d)
+		c.runSignIn(flowCtx, s, h, cp, req, resp, d)
 	}()
 
 	wait := SignInStartTimeout
@@ -481,9 +483,10 @@ func (c *Client) codeFetcher(s *signIn) auth.AuthorizationCodeFetcher {
 		q.Set("state", strconv.Itoa(c.CallbackPort)+"."+nonce)
 		u.RawQuery = q.Encode()
 		c.signs.mu.Lock()
-		if c.signs.byID[s.pub.ID] != s {
+		if c.signs.byID[s.pub.ID] != s || s.nonce != "" {
+			// Forgotten already, or asked twice: one sign-in, one page.
 			c.signs.mu.Unlock()
-			return nil, context.Cause(ctx)
+			return nil, errors.Join(context.Cause(ctx), errors.New("the sign-in has ended"))
 		}
 		s.nonce = nonce
 		c.signs.byNonce[nonce] = s
@@ -543,9 +546,9 @@ func (c *Client) runSignIn(ctx context.Context, s *signIn, h *auth.Authorization
 		}
 	}
 	switch {
-	case h != nil && s.target.clientID != "" && oc.ClientID == s.target.clientID:
+	case s.target.clientID != "" && oc.ClientID == s.target.clientID:
 		cred.Registration = RegistrationPreregistered
-	case strings.HasPrefix(oc.ClientID, "https://") && strings.HasSuffix(oc.ClientID, "/oauth/client.json"):
+	case s.target.who.metadataURL != "" && oc.ClientID == s.target.who.metadataURL:
 		cred.Registration = RegistrationMetadataDocument
 	default:
 		cred.Registration = RegistrationDynamic
