@@ -43,6 +43,7 @@ const (
 )
 
 var (
+	capsTitle  = regexp.MustCompile(`^([IVX]{1,5}|\d{1,2}(\.\d{1,2})*)\.?\s+\p{Lu}[\p{Lu}\d ,:;&'’\-–]{2,}$`)
 	bulletRe   = regexp.MustCompile(`^([•●○◦▪■□‣∙·➢►▶✓✔❖◆◇\x{F0B7}\x{F0A7}\x{F0D8}\x{F076}\x{F0FC}]|[-–—*])\s+\S`)
 	numberedRe = regexp.MustCompile(`^(\d{1,3}|[a-zA-Z])([.)])\s+\S`)
 )
@@ -152,14 +153,14 @@ func sameBlock(a, b textLine) bool {
 	if math.Abs(a.size-b.size) > 0.15*size {
 		return false
 	}
-	if a.bold != b.bold && (a.bold || b.bold) && max(len(a.text), len(b.text)) < 120 {
+	if a.weighed && b.weighed && a.bold != b.bold && max(len(a.text), len(b.text)) < 120 {
 		return false
 	}
-	gap := a.bottom - b.top // positive: b is below a
+	gap := a.bottom - b.top // positive: b is below a (loose boxes touch at normal leading)
 	if b.top > a.top+0.5*size {
 		return false
 	}
-	return gap < 0.9*size
+	return gap < 0.5*size
 }
 
 func classify(bl *block, body float64, levels map[float64]int) {
@@ -171,6 +172,12 @@ func classify(bl *block, body float64, levels map[float64]int) {
 	}
 	if lvl, ok := levels[roundSize(first.size)]; ok && !bulletRe.MatchString(text) {
 		bl.kind, bl.level = heading, lvl
+		return
+	}
+	// A numbered title in capitals alone in its block ("II. RELATED WORK",
+	// "3 RESULTS"): small caps set no weight or size apart.
+	if len(bl.lines) == 1 && n <= 80 && capsTitle.MatchString(text) {
+		bl.kind, bl.level = heading, min(len(levels)+1, 4)
 		return
 	}
 	// A short line wholly in bold at the body's size, alone in its block:

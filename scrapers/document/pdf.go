@@ -224,15 +224,15 @@ type pageLines struct {
 // textLine is one line of a page's text and where it sits.
 type textLine struct {
 	text              string
-	left, top, bottom float64 // the first character's box, in points (y grows upwards)
+	left, top, bottom float64 // the first character's loose box, in points (y grows upwards)
 	size              float64 // type size in points (0: unknown)
-	bold              bool
+	bold              bool // weighed and bold
+	weighed           bool // its weight was asked (markBold)
 	placed            bool // the geometry is known
 }
 
-// readPage reads one page's text and, for each line, its box, type size and
-// weight (from its first character: a few calls a line, not one per
-// character).
+// readPage reads one page's text and, for each line, its place and type
+// size, and for the lines that could be headings their weight.
 func readPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, index int, links *linkSet) (pageLines, error) {
 	pl := pageLines{number: index + 1}
 	page, err := inst.FPDF_LoadPage(&requests.FPDF_LoadPage{Document: doc, Index: index})
@@ -261,6 +261,7 @@ func readPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, index int, links
 	runes := []rune(text)
 	placed := len(runes) == cc.Count // one rune per character index (no pairs)
 	start := 0
+	var spans [][2]int // each line's first and last character
 	emit := func(from, to int) { // runes[from:to] is a line
 		for from < to && isBlank(runes[from]) {
 			from++
@@ -279,9 +280,10 @@ func readPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, index int, links
 			}
 		}
 		if placed {
-			fillGeometry(inst, tp.TextPage, from, last, &ln)
+			fillGeometry(inst, tp.TextPage, from, &ln)
 		}
 		pl.lines = append(pl.lines, ln)
+		spans = append(spans, [2]int{from, last})
 	}
 	for i := 0; i < len(runes); i++ {
 		if runes[i] == '\n' || runes[i] == '\r' {
@@ -290,31 +292,62 @@ func readPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, index int, links
 		}
 	}
 	emit(start, len(runes))
+	if placed {
+		markBold(inst, tp.TextPage, pl.lines, spans)
+	}
 	pageLinks(inst, tp.TextPage, links)
 	return pl, nil
 }
 
-func fillGeometry(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, first, last int, ln *textLine) {
-	a, err := inst.FPDFText_GetCharBox(&requests.FPDFText_GetCharBox{TextPage: tp, Index: first})
+// fillGeometry places a line by its first character's loose box (the font's
+// ascent to descent, so that lines of one type size are boxes of one
+// height) and type size; a few engine calls a line, not one per character.
+func fillGeometry(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, first int, ln *textLine) {
+	box, err := inst.FPDFText_GetLooseCharBox(&requests.FPDFText_GetLooseCharBox{TextPage: tp, Index: first})
 	if err != nil {
 		return
 	}
+	r := box.Rect
 	ln.placed = true
-	ln.left, ln.top, ln.bottom = a.Left, a.Top, a.Bottom
-	if fs, err := inst.FPDFText_GetFontSize(&requests.FPDFText_GetFontSize{TextPage: tp, Index: first}); err == nil {
-		ln.size = fs.FontSize
-		// The size as set (Tf) times the text's vertical scale: many
-		// producers set 1-point type and scale it with the matrix.
+	ln.left, ln.top, ln.bottom = float64(min(r.Left, r.Right)), float64(max(r.Top, r.Bottom)), float64(min(r.Top, r.Bottom))
+	fs, err := inst.FPDFText_GetFontSize(&requests.FPDFText_GetFontSize{TextPage: tp, Index: first})
+	if err != nil {
+		return
+	}
+	ln.size = fs.FontSize
+	// The size as set (Tf) times the text's vertical scale: many producers
+	// set 1-point type and scale it with the matrix. Asked only when the
+	// box's height says the scale is not 1.
+	if h := ln.top - ln.bottom; ln.size > 0 && (h < 0.6*ln.size || h > 1.8*ln.size) {
 		if m, err := inst.FPDFText_GetMatrix(&requests.FPDFText_GetMatrix{TextPage: tp, Index: first}); err == nil {
 			if s := math.Hypot(float64(m.Matrix.C), float64(m.Matrix.D)); s > 0 && !math.IsInf(s, 0) && !math.IsNaN(s) {
 				ln.size *= s
 			}
 		}
 	}
-	if last-first > 150 { // too long for a heading: its weight does not matter
-		return
+}
+
+// markBold asks the weight of the lines that could be headings: short, and
+// set apart from the lines around them (space above or below, another type
+// size), which run-in and stand-alone headings are and body lines are not.
+func markBold(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, lines []textLine, spans [][2]int) {
+	apart := func(a, b textLine) bool {
+		if !a.placed || !b.placed {
+			return true
+		}
+		size := max(a.size, b.size, 1)
+		return math.Abs(a.size-b.size) > 0.15*size || a.bottom-b.top > 0.5*size || b.top > a.top+0.5*size
 	}
-	ln.bold = boldAt(inst, tp, first) && (last == first || boldAt(inst, tp, last))
+	for i := range lines {
+		l := &lines[i]
+		if !l.placed || spans[i][1]-spans[i][0] > 150 {
+			continue
+		}
+		if (i == 0 || apart(lines[i-1], *l)) || (i == len(lines)-1 || apart(*l, lines[i+1])) {
+			l.weighed = true
+			l.bold = boldAt(inst, tp, spans[i][0]) && (spans[i][1] == spans[i][0] || boldAt(inst, tp, spans[i][1]))
+		}
+	}
 }
 
 // boldAt says whether character i is set in a bold font: by its weight, or,
