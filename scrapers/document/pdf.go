@@ -226,9 +226,9 @@ type textLine struct {
 	text              string
 	left, top, bottom float64 // the first character's loose box, in points (y grows upwards)
 	size              float64 // type size in points (0: unknown)
-	bold              bool // weighed and bold
-	weighed           bool // its weight was asked (markBold)
-	placed            bool // the geometry is known
+	bold              bool    // weighed and bold
+	weighed           bool    // its weight was asked (markBold)
+	placed            bool    // the geometry is known
 }
 
 // readPage reads one page's text and, for each line, its place and type
@@ -261,7 +261,7 @@ func readPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, index int, links
 	runes := []rune(text)
 	placed := len(runes) == cc.Count // one rune per character index (no pairs)
 	start := 0
-	var spans [][2]int // each line's first and last character
+	var spans [][2]int           // each line's first and last character
 	emit := func(from, to int) { // runes[from:to] is a line
 		for from < to && isBlank(runes[from]) {
 			from++
