@@ -161,3 +161,31 @@ func TestPluginsView(t *testing.T) {
 		t.Errorf("GET /plugins holds a secret: %s", b)
 	}
 }
+
+// TestConnectAgainFirstParty: one of SurfSense's own plugins connects again
+// as at first connect: with the license, and, refused, still connected, its
+// check saying why; it is sent the key again only once connected.
+func TestConnectAgainFirstParty(t *testing.T) {
+	ctx := context.Background()
+	h := newFakeHost(t, testFirstParty())
+	h.setKey(testKey, "valid")
+	c := firstPartyClient(t, h, StaticLicense{Key: testKey})
+	if _, err := c.ConnectFirstParty(ctx, "amazon"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Disconnect(ctx, "amazon"); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := c.Store.Plugin(ctx, "amazon")
+	if c.Headers(p, false).Get("Authorization") != "" {
+		t.Error("a disconnected plugin is sent the license key")
+	}
+	h.setKey(testKey, "expired")
+	p, err := c.Connect(ctx, "amazon")
+	if err != nil || p.Disconnected() || p.CheckFailure != CheckLicenseExpired {
+		t.Fatalf("connect again with an expired license = %v, %v", p, err)
+	}
+	if c.Headers(p, false).Get("Authorization") != "License "+testKey {
+		t.Error("the plugin connected again is not sent the key")
+	}
+}
