@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -232,4 +233,27 @@ func TestDefaultPageMemoryIsAQuarterOfTheLimit(t *testing.T) {
 	if got := scrapers.DefaultPageMemory(); got != max(limit/4, 64<<20) {
 		t.Fatalf("default %d for a limit of %d", got, limit)
 	}
+}
+
+// FuzzParseBytes: any text is a size or a clear error, never a panic; a
+// size is never negative, and written back in bytes it reads the same.
+func FuzzParseBytes(f *testing.F) {
+	for _, s := range []string{"0", "1", "256MiB", "1GiB", "512 MB", "64KiB", "10B", "", "-1", "1e9", "9223372036854775807", "1125899906842624", "GiB", " 7 KB "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, err := scrapers.ParseBytes(s)
+		if err != nil {
+			if !strings.Contains(err.Error(), "256MiB") {
+				t.Fatalf("ParseBytes(%q): an error that does not show the form: %v", s, err)
+			}
+			return
+		}
+		if n < 0 || n > 1<<50 {
+			t.Fatalf("ParseBytes(%q) = %d", s, n)
+		}
+		if back, err := scrapers.ParseBytes(strconv.FormatInt(n, 10)); err != nil || back != n {
+			t.Fatalf("ParseBytes(%q) = %d, which reads back as %d, %v", s, n, back, err)
+		}
+	})
 }
