@@ -94,7 +94,7 @@ func channelRef(raw string, onSite func(*url.URL) bool) (tab channelTab, ok bool
 		}
 		base, rest = "/channel/"+segs[1], segs[2:]
 	case segs[0] == "c" || segs[0] == "user":
-		if len(segs) < 2 || !legacyNameRE.MatchString(segs[1]) {
+		if len(segs) < 2 || !legacyNameRE.MatchString(segs[1]) || strings.Trim(segs[1], ".") == "" {
 			return channelTab{}, true, fmt.Errorf("%q does not name a YouTube channel", raw)
 		}
 		base, rest = "/"+segs[0]+"/"+segs[1], segs[2:]

@@ -2,6 +2,7 @@ package youtube
 
 import (
 	"encoding/json"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -30,6 +31,7 @@ func TestChannelRef(t *testing.T) {
 		{"https://www.youtube.com/user/gophertalks/videos", "/user/gophertalks/videos", true, false},
 		{"https://www.youtube.com/channel/UCshort", "", true, true},
 		{"https://www.youtube.com/c/", "", true, true},
+		{"https://www.youtube.com/c/../watch", "", true, true},
 		{"https://www.youtube.com/@", "", true, true},
 		{"@two words", "", true, true},
 		{"@a/b", "", false, false}, // not bare: read as a URL, not on YouTube
@@ -160,6 +162,15 @@ func TestScrapeChannelVideos(t *testing.T) {
 	}
 	if _, set := o.Meta["next_cursor"]; set {
 		t.Errorf("next_cursor after the last page: %v", o.Meta)
+	}
+
+	// The EU consent interstitial in place of the channel page: a block,
+	// named.
+	s.channels["/@eu_channel/videos"] = page{body: scrapertest.Testdata(t, "consent-form.html")}
+	_, err = scrapertest.RunTool(t, p, "scrape", `{"urls":["https://www.youtube.com/@eu_channel"]}`, 10*time.Second)
+	var be *scrapers.BlockedError
+	if !errors.As(err, &be) || be.Kind != scrapers.BlockConsentWall {
+		t.Errorf("consent page: %v", err)
 	}
 
 	// A channel YouTube does not know: its 404, named.

@@ -3,6 +3,7 @@ package youtube
 import (
 	"encoding/json"
 	"math"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -196,6 +197,30 @@ func FuzzParseChannelPage(f *testing.F) {
 			if _, err := json.Marshal(v); err != nil {
 				t.Fatal(err)
 			}
+		}
+	})
+}
+
+func FuzzChannelRef(f *testing.F) {
+	for _, s := range []string{"@gophertalks", "https://www.youtube.com/@gopher.talks/streams", "youtube.com/channel/UCgophertalks00000000001/videos",
+		"https://m.youtube.com/c/Name/featured?x=1", "@ゴーファー", "https://www.youtube.com/user/x/../../watch", "@a/b", "https://www.youtube.com/@%2e%2e", "https://www.youtube.com/c/../x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		tab, ok, err := channelRef(raw, nil)
+		if !ok || err != nil {
+			if tab.Path != "" {
+				t.Fatalf("%q: path %q without a channel", raw, tab.Path)
+			}
+			return
+		}
+		p := tab.Path
+		if !strings.HasPrefix(p, "/") || !(strings.HasSuffix(p, "/videos") || strings.HasSuffix(p, "/streams")) ||
+			strings.ContainsAny(p, "?#\\ ") || strings.Contains(p, "/../") || strings.Contains(p, "/./") {
+			t.Fatalf("%q: path %q", raw, p)
+		}
+		if u, err := url.Parse(tab.URL()); err != nil || u.Host != "www.youtube.com" || u.EscapedPath() != p {
+			t.Fatalf("%q: URL %q does not keep the path (%v)", raw, tab.URL(), err)
 		}
 	})
 }
