@@ -105,7 +105,7 @@ await check('created-on-a-completed-on-b', async () => {
   const A = await session(a);
   const B = await session(b);
   try {
-    const exec = await A.s.callTool('crawl', { pages: 3, sleep_ms: 1500, tag: 'complete' });
+    const exec = await A.s.callTool('crawl', { pages: 3, sleep_ms: 4500, tag: 'complete' });
     must(exec.kind === 'task', `the call answered ${exec.kind}, not a task`);
     const ref = exec.serializeReference();
     await exec.handoff(() => {});
