@@ -217,8 +217,14 @@ func (r *runner) query(ctx context.Context, q string) {
 		} else {
 			start += r.args.perPage
 		}
-		if hasNext && start <= maxStart {
-			next.Token, next.Done = strconv.Itoa(start), r.args.pagesBefore+page
+		resume := start
+		if prov == "searxng" {
+			// SearXNG pages by number, ten results to a page whatever
+			// results_per_page says: the cursor names the page after.
+			resume = r.args.start + page*10
+		}
+		if hasNext && resume <= maxStart {
+			next.Token, next.Done = strconv.Itoa(resume), r.args.pagesBefore+page
 		}
 	}
 }

@@ -587,3 +587,23 @@ func TestSchema(t *testing.T) {
 		}
 	}
 }
+
+// A SearXNG answer has no Next link: a page with results has a cursor to the
+// page after it by number, whatever results_per_page says.
+func TestSearxngCursorNamesTheNextPage(t *testing.T) {
+	sx, _ := searxStandIn(t, searxAnswer)
+	tl := tool(t, map[string]string{"SEARXNG_URL": sx.URL, "GOOGLE_SEARCH_PROVIDERS": "searxng"})
+	for _, perPage := range []int{10, 20} {
+		args := fmt.Sprintf(`{"queries":["x"],"results_per_page":%d,"max_pages_per_query":2}`, perPage)
+		items, out, err := run(t, tl, context.Background(), args)
+		cursor, _ := out.Meta["next_cursor"].(string)
+		if err != nil || len(items) != 2 || cursor == "" {
+			t.Fatalf("%s: err %v, %d items, cursor %q", args, err, len(items), cursor)
+		}
+		args = fmt.Sprintf(`{"queries":["x"],"results_per_page":%d,"cursor":%q}`, perPage, cursor)
+		items, _, err = run(t, tl, context.Background(), args)
+		if err != nil || len(items) != 1 || items[0].Page != 3 || !strings.Contains(items[0].OrganicResults[0].URL, "/3/") {
+			t.Errorf("%s: err %v, items %+v", args, err, items)
+		}
+	}
+}
