@@ -393,8 +393,12 @@ func (c *Client) startSignIn(ctx context.Context, t signInTarget, ref *RefusalEr
 		cancel(fmt.Errorf("the authorization server did not get the sign-in ready within %v", wait))
 		<-s.done
 	case <-ctx.Done():
+		// The caller never learns the sign-in's id: forget it.
 		cancel(ctx.Err())
 		<-s.done
+		c.signs.mu.Lock()
+		c.forgetLocked(s)
+		c.signs.mu.Unlock()
 		return nil, ctx.Err()
 	}
 	c.signs.mu.Lock()
