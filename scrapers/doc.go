@@ -14,11 +14,15 @@
 // its output schema ([Tool.ItemSchema]). Every request to the site goes
 // through a [Fetcher], so that <ID>_BASE_URL, proxies, retries, politeness,
 // size caps, block detection and the address guard (internal/netguard) hold
-// for all of them, and every attempt is reported ([Env.Upstream]).
+// for all of them, and every attempt is reported ([Env.Upstream]). Every page
+// in flight, a fetcher's or web-crawl's, takes a place in the process's
+// [PageBudget] ([Env.Pages]): a count and the bytes its body holds while read
+// and parsed, so that a replica fetches as many pages at once as its memory
+// allows, beside each site's own politeness.
 //
 // A file per idea: plugin.go (plugins, tools, Env), call.go (Call), args.go
 // (strict argument decoding), errors.go, schema.go (schema helpers), job.go
 // and serial.go (running sources concurrently or one by one), fetch.go,
-// fetch_colly.go, retry.go, proxy.go, headers.go, politeness.go, guard.go and
-// upstream.go (the fetching layer).
+// fetch_colly.go, retry.go, proxy.go, headers.go, politeness.go, pagebudget.go,
+// guard.go and upstream.go (the fetching layer).
 package scrapers
