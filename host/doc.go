@@ -31,6 +31,9 @@
 //     jsonmembers.go: a request's JSON members read without decoding
 //   - call.go: one tool call's lifecycle (deadline, cancel, progress, panics);
 //     keepalive.go: bytes at least every KeepAliveInterval while it runs
+//   - tasks.go: which calls become MCP Tasks (io.modelcontextprotocol/tasks)
+//     and a task's run; tasksmethods.go: tasks/get, tasks/update and
+//     tasks/cancel on any replica (host/tasks keeps the tasks)
 //   - resultcache.go: identical calls answered from the shared cache
 //     (host/resultcache), or sharing one run
 //   - outcome.go: what a call's end becomes (a result, partial, an error)
