@@ -1,6 +1,7 @@
 package youtube
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/surfsense/pluginhost/scrapers/scrapertest"
@@ -86,6 +87,34 @@ func BenchmarkParseTimedText(b *testing.B) {
 	for b.Loop() {
 		if segs, err := parseTimedText(body); err != nil || len(segs) == 0 {
 			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkParseChannelPage(b *testing.B) {
+	page := scrapertest.Testdata(b, "channel-videos.html")
+	b.ReportAllocs()
+	b.SetBytes(int64(len(page)))
+	for b.Loop() {
+		if _, pg, err := parseChannelPage(page); err != nil || len(pg.Videos) == 0 {
+			b.Fatal(err)
+		}
+	}
+}
+
+// A browse continuation of 30 videos, the size YouTube sends for a
+// channel's Videos tab.
+func BenchmarkParseBrowseContinuation(b *testing.B) {
+	body := genBrowsePage(2, 30, "NEXT")
+	b.ReportAllocs()
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		var data any
+		if err := json.Unmarshal(body, &data); err != nil {
+			b.Fatal(err)
+		}
+		if pg := parseBrowseContinuation(data); len(pg.Videos) != 30 {
+			b.Fatalf("%d videos", len(pg.Videos))
 		}
 	}
 }
