@@ -200,7 +200,8 @@ var fullnameRE = regexp.MustCompile(`^t3_[a-z0-9]{1,13}$`)
 // listingKey names a listing source with the order and window it is read
 // in, for its cursors: a cursor is refused for another listing.
 func (a *scrapeArgs) listingKey(src source) string {
-	sort := firstOf(src.sort, a.Sort)
+	def := map[sourceKind]string{kindSubreddit: "hot", kindUser: "new", kindSearch: "relevance"}[src.kind]
+	sort := firstOf(src.sort, a.Sort, def) // the order read, its default spelled out or not
 	t := firstOf(src.t, a.TimeFilter)
 	return fmt.Sprintf("%d\x00%s\x00%s\x00%s\x00%s\x00%s", src.kind, strings.ToLower(src.subreddit), strings.ToLower(src.user), src.query, sort, t)
 }

@@ -119,6 +119,13 @@ func TestListingCursorWalksPages(t *testing.T) {
 		t.Errorf("last page: %d items, cursor %q", len(pg.Items), nextCursor(t, res))
 	}
 
+	// The same listing however it is named: a URL, the default order
+	// spelled out.
+	hot, _ := call(t, cs, map[string]any{"subreddits": []string{"many"}, "max_items": 5})
+	res, pg = call(t, cs, map[string]any{"urls": []string{"https://www.reddit.com/r/many/hot/"}, "max_items": 5, "cursor": nextCursor(t, hot)})
+	if res.IsError || len(pg.Items) != 5 || pg.Items[0]["title"] != "post 5" {
+		t.Errorf("hot by URL: %s", textOf(res))
+	}
 	// The cursor belongs to r/many sorted by new.
 	scrapertest.WantToolError(t, cs, "scrape", map[string]any{"subreddits": []string{"many"}, "sort": "top", "cursor": cursor}, "cursor", "another listing")
 	scrapertest.WantToolError(t, cs, "scrape", map[string]any{"subreddits": []string{"many", "golang"}, "sort": "new", "cursor": cursor}, "cursor", "one listing")
