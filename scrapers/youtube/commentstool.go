@@ -196,11 +196,15 @@ func (p *plugin) videoComments(ctx context.Context, r *run, id string, max int, 
 	added, empty := 0, 0
 	for pages := 1; ; pages++ {
 		n := 0
-		for i := skip; i < len(page.Comments); i++ {
+		for i := range page.Comments {
+			c := page.Comments[i]
+			if i < skip {
+				seen[c.CommentID] = true // returned by an earlier call
+				continue
+			}
 			if added >= max {
 				return added, at(token, i), nil
 			}
-			c := page.Comments[i]
 			done++
 			if seen[c.CommentID] || c.IsReply {
 				continue

@@ -94,11 +94,15 @@ func (p *plugin) list(ctx context.Context, r *run, l listing, max int, cur scrap
 			return added, at(token, skip), err
 		}
 		fresh := 0
-		for i := skip; i < len(pg.Videos); i++ {
+		for i := range pg.Videos {
+			v := pg.Videos[i]
+			if i < skip {
+				seen[v.ID] = true // returned by an earlier call
+				continue
+			}
 			if added >= max {
 				return added, at(token, i), nil
 			}
-			v := pg.Videos[i]
 			done++
 			if seen[v.ID] {
 				continue
