@@ -189,3 +189,19 @@ func TestEndToEndChannelCursor(t *testing.T) {
 	}
 	scrapertest.WantToolError(t, cs, "scrape", map[string]any{"search_queries": []string{"gopher parser"}, "cursor": cursor}, "cursor", "another listing")
 }
+
+// A video's comments in two calls through the host, the second going on
+// from the first's cursor.
+func TestEndToEndCommentsCursor(t *testing.T) {
+	cs := e2eHost(t, 0)
+	res, page := scrapertest.CallTool(t, cs, "comments", map[string]any{"urls": []string{"Go_pher1234"}, "max_comments": 1})
+	if res.IsError || len(page.Items) != 1 || page.Items[0]["comment_id"] != "UgxOldShape1" {
+		t.Fatalf("first: %s", scrapertest.Text(res))
+	}
+	cursor := pageCursor(t, res)
+	res, page = scrapertest.CallTool(t, cs, "comments", map[string]any{"urls": []string{"https://youtu.be/Go_pher1234"}, "max_comments": 1, "cursor": cursor})
+	if res.IsError || len(page.Items) != 1 || page.Items[0]["comment_id"] != "UgxOldShape2" || pageCursor(t, res) == "" {
+		t.Fatalf("second: %s", scrapertest.Text(res))
+	}
+	scrapertest.WantToolError(t, cs, "comments", map[string]any{"urls": []string{"Go_pher1234"}, "sort_by": "newest", "cursor": cursor}, "cursor", "another listing")
+}
