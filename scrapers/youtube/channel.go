@@ -53,7 +53,8 @@ func validHandle(h string) bool {
 // channelRef reads raw as a channel: a bare @handle, or a YouTube URL whose
 // path is /@handle, /channel/UC…, /c/<name> or /user/<name>, with or without
 // a tab after it. The tab listed is the channel's Videos, or its Live tab
-// (streams) when the URL names it. ok is false when raw is not a channel
+// (streams) when the URL names it; a tab of other things (shorts,
+// playlists, posts) is refused. ok is false when raw is not a channel
 // URL (a video URL, say); err is set when it looks like one but is broken.
 func channelRef(raw string, onSite func(*url.URL) bool) (tab channelTab, ok bool, err error) {
 	raw = strings.TrimSpace(raw)
@@ -102,8 +103,13 @@ func channelRef(raw string, onSite func(*url.URL) bool) (tab channelTab, ok bool
 		return channelTab{}, false, nil
 	}
 	tabName := "videos"
-	if len(rest) > 0 && rest[0] == "streams" {
-		tabName = "streams"
+	if len(rest) > 0 {
+		switch t := strings.ToLower(rest[0]); t {
+		case "streams":
+			tabName = "streams"
+		case "shorts", "playlists", "community", "posts", "releases", "podcasts", "courses", "store":
+			return channelTab{}, true, fmt.Errorf("%q is a channel's %s tab, which is not read; give the channel (youtube.com/@handle) for its videos, or its /streams tab", raw, t)
+		}
 	}
 	return channelTab{Path: base + "/" + tabName}, true, nil
 }

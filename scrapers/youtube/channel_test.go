@@ -32,6 +32,8 @@ func TestChannelRef(t *testing.T) {
 		{"https://www.youtube.com/channel/UCshort", "", true, true},
 		{"https://www.youtube.com/c/", "", true, true},
 		{"https://www.youtube.com/c/../watch", "", true, true},
+		{"https://www.youtube.com/@gophertalks/shorts", "", true, true},
+		{"https://www.youtube.com/@gophertalks/playlists", "", true, true},
 		{"https://www.youtube.com/@", "", true, true},
 		{"@two words", "", true, true},
 		{"@a/b", "", false, false}, // not bare: read as a URL, not on YouTube
