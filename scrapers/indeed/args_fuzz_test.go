@@ -2,8 +2,10 @@ package indeed
 
 import (
 	"net/url"
+	"strconv"
 	"testing"
 
+	"github.com/surfsense/pluginhost/scrapers"
 	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 )
 
@@ -17,6 +19,11 @@ func FuzzScrapeArgs(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
+	// A cursor of the one search the seed names, and one past Indeed's pages.
+	one := search{host: "www.indeed.com", q: "baker"}
+	for _, tok := range []string{"20", "-10", "7", "99999"} {
+		f.Add([]byte(`{"queries":["baker"],"cursor":"` + scrapers.Cursor{Listing: one.key(), Token: tok, Skip: 3}.String() + `"}`))
+	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		a, ok := scrapertest.DecodeArgs[scrapeArgs](t, raw)
 		if !ok {
@@ -24,6 +31,12 @@ func FuzzScrapeArgs(f *testing.F) {
 		}
 		if a.maxItems < 1 || a.maxItems > maxMaxItems || len(a.searches)+len(a.jobURLs) == 0 || !isIndeedHost(a.host) {
 			t.Fatalf("accepted out of bounds: %+v", a)
+		}
+		if c := a.cursor; c.Token != "" {
+			n, err := strconv.Atoi(c.Token)
+			if len(a.searches) != 1 || len(a.jobURLs) != 0 || err != nil || n < 0 || n%searchPageStep != 0 || n > 100*searchPageStep {
+				t.Fatalf("accepted cursor %+v for %d searches", c, len(a.searches))
+			}
 		}
 		for _, raw := range a.jobURLs {
 			u, err := url.Parse(raw)
