@@ -161,8 +161,9 @@ func (ru *run) list(ctx context.Context, j *scrapers.SerialJob, path string, q u
 	if c := ru.a.cursor; c.Token != "" {
 		after, done = c.Token, c.Done
 	}
-	// next is where the listing goes on: after the last post returned.
-	next := scrapers.Cursor{Listing: ru.a.listingKey(src)}
+	// next is where the listing goes on: after the last post returned
+	// (until a page is read, where this call began).
+	next := scrapers.Cursor{Listing: ru.a.listingKey(src), Token: after, Done: done}
 	defer func() {
 		if len(ru.a.sources) == 1 {
 			j.Call().SetNextCursor(next)
