@@ -137,7 +137,7 @@ func TestSignInReplacedAbandonedExpired(t *testing.T) {
 		t.Errorf("the abandoned sign-in's state was answered: %d", status)
 	}
 
-	c.signInLifetime = 1500 * time.Millisecond
+	c.signInLifetime = 3 * time.Second
 	_, err = c.ConnectCustom(ctx, CustomPlugin{URL: r.mcp.URL(), Name: "Calendar"})
 	third := startedSignIn(t, err)
 	st, err = c.WaitSignIn(wctx, third.ID)

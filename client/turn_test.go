@@ -108,7 +108,7 @@ func TestCheckCallerGivingUpFailsNoOther(t *testing.T) {
 	if err := <-errA; !errors.Is(err, context.Canceled) {
 		t.Errorf("the caller that gave up got %v, want context.Canceled", err)
 	}
-	time.Sleep(100 * time.Millisecond)
+	time.Sleep(300 * time.Millisecond) // B joins the listing held at the gate
 	g.release()
 	if err := <-resB; err != nil || rowB.CheckFailure != CheckOK {
 		t.Fatalf("the caller that waited got %v, %v", rowB, err)
