@@ -316,3 +316,65 @@ func TestSignInStartTimesOut(t *testing.T) {
 		})
 	}
 }
+
+// TestSignInAuthorizationServerHostAskedFirst: a server whose authorization
+// server is on another host (oidc-provider at localhost, the MCP server at
+// 127.0.0.1): that host is asked about before any request reaches it, 403
+// egress_disabled for a plugin while it is off; once allowed, the sign-in
+// starts, the host is among the plugin's hosts, and readiness needs it.
+func TestSignInAuthorizationServerHostAskedFirst(t *testing.T) {
+	node := needNode(t, "oidc-provider")
+	ctx := context.Background()
+	ps := newProtectedServer(t, "list_events")
+	secret := randomTestSecret(t)
+	issuer := startAuthServer(t, node, "oidc.mjs", "RESOURCE="+ps.URL(), "RS_SECRET="+secret, "ISSUER_HOST=localhost").Issuer
+	if !strings.HasPrefix(issuer, "http://localhost:") {
+		t.Fatalf("issuer %s", issuer)
+	}
+	ps.trust(t, issuer, "mcp-resource-server", secret)
+	port, use := callbackServer(t)
+	consents := &Consents{}
+	consents.Allow("127.0.0.1")
+	c := &Client{Store: &MemoryStore{}, Egress: consents, CallbackPort: port, SignInAs: SignInAs{Unpackaged: true}}
+	use(c)
+
+	_, err := c.ConnectCustom(ctx, CustomPlugin{URL: ps.URL(), Name: "Calendar"})
+	e := wantError(t, err, 403, CodeEgressDisabled)
+	if e.Purpose != PurposePlugin || len(e.Hosts) != 1 || e.Hosts[0] != "localhost" {
+		t.Errorf("refusal = %+v, want localhost for a plugin", e)
+	}
+	if c.signInCount() != 0 {
+		t.Error("a sign-in started with its authorization server's host off")
+	}
+
+	consents.Allow("localhost")
+	_, err = c.ConnectCustom(ctx, CustomPlugin{URL: ps.URL(), Name: "Calendar"})
+	var se *SignInRequiredError
+	if !errors.As(err, &se) || se.SignIn == nil {
+		t.Fatalf("err = %v, want a sign-in", err)
+	}
+	if !slices.Equal(se.Hosts, []string{"127.0.0.1", "localhost"}) {
+		t.Errorf("the sign-in's hosts = %v, want the server's and the authorization server's", se.Hosts)
+	}
+	if u, _ := url.Parse(se.SignIn.AuthorizationURL); u.Hostname() != "localhost" {
+		t.Errorf("authorization URL on %s", u.Hostname())
+	}
+
+	// Signed in, the plugin needs both hosts allowed to be ready.
+	chromium := needChromium(t)
+	if page := browse(t, chromium, oidcConsent(se.SignIn.AuthorizationURL)...); !strings.Contains(page, "Signed in to Calendar") {
+		t.Fatalf("the last page says %q", page)
+	}
+	c.SetThirdPartyAllowed(ctx, true)
+	p, err := c.Store.Plugin(ctx, "calendar")
+	if err != nil || !slices.Equal(p.Hosts, []string{"127.0.0.1", "localhost"}) {
+		t.Fatalf("row = %v, %v; want both hosts", p, err)
+	}
+	if ready, _ := c.ReadyTools(ctx); len(ready) != 1 {
+		t.Errorf("ready = %v", ready)
+	}
+	c.Egress = EgressFunc(func(h string) bool { return h == "127.0.0.1" })
+	if ready, _ := c.ReadyTools(ctx); len(ready) != 0 {
+		t.Errorf("ready with the authorization server's host off = %v", ready)
+	}
+}

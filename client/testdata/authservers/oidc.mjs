@@ -8,7 +8,8 @@
 // Env: RESOURCE, the MCP server's URL; RS_SECRET, the resource server's
 // client secret; ACCESS_TTL, the access token's lifetime in seconds;
 // PREREGISTERED_REDIRECTS, the redirects of the client registered in
-// advance (surfsense-preregistered), space-separated.
+// advance (surfsense-preregistered), space-separated; ISSUER_HOST, the
+// name the issuer is at (127.0.0.1 unless set; it listens there).
 // Prints one JSON line {"issuer": ...} once it listens on 127.0.0.1.
 import http from 'node:http';
 import Provider from 'oidc-provider';
@@ -20,7 +21,7 @@ const accessTTL = Number(process.env.ACCESS_TTL || 600);
 const server = http.createServer();
 server.listen(0, '127.0.0.1', () => {
   const { port } = server.address();
-  const issuer = `http://127.0.0.1:${port}`;
+  const issuer = `http://${process.env.ISSUER_HOST || '127.0.0.1'}:${port}`;
   const provider = new Provider(issuer, {
     clients: [{
       client_id: 'mcp-resource-server',
