@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -80,6 +81,9 @@ func getEngine() (*engine, error) {
 		return nil, engineErr
 	}
 	engineOnce = &engine{pool: pool, slots: make(chan struct{}, EngineConcurrency)}
+	// Compiling leaves a few hundred MB of garbage: give it back to the
+	// system now rather than when the scavenger comes round, once.
+	debug.FreeOSMemory()
 	return engineOnce, nil
 }
 
