@@ -118,7 +118,18 @@ func headingLevels(pages []pageLines, body float64) map[float64]int {
 func blocks(lines []textLine, body float64, levels map[float64]int) []block {
 	var out []block
 	var cur *block
-	for i, l := range lines {
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		if rows := tableAt(lines[i:]); rows > 0 {
+			tb := block{kind: table, lines: lines[i : i+rows]}
+			for _, r := range tb.lines {
+				tb.columns = append(tb.columns, r.cells)
+			}
+			out = append(out, tb)
+			cur = nil
+			i += rows - 1
+			continue
+		}
 		if cur != nil && !sameBlock(cur.lines[len(cur.lines)-1], l) {
 			cur = nil
 		}
@@ -134,12 +145,31 @@ func blocks(lines []textLine, body float64, levels map[float64]int) []block {
 			}
 		}
 		cur.lines = append(cur.lines, l)
-		_ = i
 	}
 	for i := range out {
-		classify(&out[i], body, levels)
+		if out[i].kind != table {
+			classify(&out[i], body, levels)
+		}
 	}
-	return findTables(out)
+	return out
+}
+
+// tableAt is how many of the lines, from the first, are a table's rows:
+// three or more in a row split into the same two or more cells (markCells);
+// 0 when they are not a table.
+func tableAt(lines []textLine) int {
+	k := len(lines[0].cells)
+	if k < 2 {
+		return 0
+	}
+	n := 1
+	for n < len(lines) && len(lines[n].cells) == k {
+		n++
+	}
+	if n < 3 {
+		return 0
+	}
+	return n
 }
 
 // sameBlock says whether line b continues a's block: the same type size, just
@@ -271,5 +301,3 @@ func writeTable(b *strings.Builder, rows [][]string) {
 	}
 }
 
-// findTables is where runs of table rows would be recognised; see table.go.
-func findTables(bs []block) []block { return bs }

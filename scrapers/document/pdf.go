@@ -224,11 +224,12 @@ type pageLines struct {
 // textLine is one line of a page's text and where it sits.
 type textLine struct {
 	text              string
-	left, top, bottom float64 // the first character's loose box, in points (y grows upwards)
-	size              float64 // type size in points (0: unknown)
-	bold              bool    // weighed and bold
-	weighed           bool    // its weight was asked (markBold)
-	placed            bool    // the geometry is known
+	left, top, bottom float64  // the first character's loose box, in points (y grows upwards)
+	size              float64  // type size in points (0: unknown)
+	cells             []string // the line split at wide gaps, for a line of a table (markCells)
+	bold              bool     // weighed and bold
+	weighed           bool     // its weight was asked (markBold)
+	placed            bool     // the geometry is known
 }
 
 // readPage reads one page's text and, for each line, its place and type
@@ -294,6 +295,7 @@ func readPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, index int, links
 	emit(start, len(runes))
 	if placed {
 		markBold(inst, tp.TextPage, pl.lines, spans)
+		markCells(inst, tp.TextPage, pl.lines, spans, runes)
 	}
 	pageLinks(inst, tp.TextPage, links)
 	return pl, nil
@@ -348,6 +350,85 @@ func markBold(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, lines []textLine,
 			l.bold = boldAt(inst, tp, spans[i][0]) && (spans[i][1] == spans[i][0] || boldAt(inst, tp, spans[i][1]))
 		}
 	}
+}
+
+// markCells splits the lines of what may be a table into cells: runs of
+// three or more lines that each hold three or more numbers (and the line
+// above them, a header), split where the gap between two words is wider
+// than a space. Two boxes a word, for those lines only.
+func markCells(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, lines []textLine, spans [][2]int, runes []rune) {
+	for i := 0; i < len(lines); {
+		j := i
+		for j < len(lines) && lines[j].placed && numbers(lines[j].text) >= 3 {
+			j++
+		}
+		if j-i >= 3 {
+			from := i
+			if i > 0 && lines[i-1].placed {
+				from = i - 1
+			}
+			for k := from; k < j; k++ {
+				lines[k].cells = splitCells(inst, tp, runes, spans[k], lines[k].size)
+			}
+		}
+		i = max(j, i+1)
+	}
+}
+
+// numbers counts the words of s that are numbers (1,234 · 5.6% · (7) · $8).
+func numbers(s string) int {
+	n := 0
+	for _, w := range strings.Fields(s) {
+		w = strings.Trim(w, "()$€£%+-–")
+		if w != "" && strings.Trim(w, "0123456789,.") == "" && strings.ContainsAny(w, "0123456789") {
+			n++
+		}
+	}
+	return n
+}
+
+func splitCells(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, runes []rune, span [2]int, size float64) []string {
+	box := func(i int) (left, right float64, ok bool) {
+		b, err := inst.FPDFText_GetLooseCharBox(&requests.FPDFText_GetLooseCharBox{TextPage: tp, Index: i})
+		if err != nil {
+			return 0, 0, false
+		}
+		return float64(min(b.Rect.Left, b.Rect.Right)), float64(max(b.Rect.Left, b.Rect.Right)), true
+	}
+	var cells []string
+	cellStart, prevEnd := -1, -1
+	prevRight := 0.0
+	for i := span[0]; i <= span[1]; {
+		j := i
+		for j <= span[1] && !isBlank(runes[j]) {
+			j++
+		}
+		if j > i {
+			left, _, ok := box(i)
+			if !ok {
+				return nil
+			}
+			if cellStart < 0 {
+				cellStart = i
+			} else if left-prevRight > 0.8*max(size, 1) {
+				cells = append(cells, cleanLine(string(runes[cellStart:prevEnd])))
+				cellStart = i
+			}
+			_, right, ok := box(j - 1)
+			if !ok {
+				return nil
+			}
+			prevRight, prevEnd = right, j
+		}
+		for j <= span[1] && isBlank(runes[j]) {
+			j++
+		}
+		i = j
+	}
+	if cellStart >= 0 {
+		cells = append(cells, cleanLine(string(runes[cellStart:prevEnd])))
+	}
+	return cells
 }
 
 // boldAt says whether character i is set in a bold font: by its weight, or,

@@ -75,6 +75,32 @@ func TestPDFToMarkdown(t *testing.T) {
 	}
 }
 
+func TestPDFTableOfNumbers(t *testing.T) {
+	row := func(y float64, cells ...string) []pdftest.Text {
+		var out []pdftest.Text
+		for i, c := range cells {
+			out = append(out, pdftest.Text{X: 72 + float64(i)*110, Y: y, Size: 10, S: c})
+		}
+		return out
+	}
+	var texts []pdftest.Text
+	texts = append(texts, pdftest.Lines(72, 740, 10, "Sales by region, in thousands.")...)
+	texts = append(texts, row(710, "Region", "2024", "2025", "Change")...)
+	texts = append(texts, row(696, "North East", "1,204", "1,377", "+14.4%")...)
+	texts = append(texts, row(682, "South", "880", "845", "-4.0%")...)
+	texts = append(texts, row(668, "West | Pacific", "2,010", "2,390", "+18.9%")...)
+	texts = append(texts, pdftest.Lines(72, 640, 10, "Totals are rounded.")...)
+	d, err := convertPDFTest(t, pdftest.PDF([]pdftest.Page{{Texts: texts}}, pdftest.Options{}), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Sales by region, in thousands.\n\n| Region | 2024 | 2025 | Change |\n| --- | --- | --- | --- |\n| North East | 1,204 | 1,377 | +14.4% |\n" +
+		"| South | 880 | 845 | -4.0% |\n| West \\| Pacific | 2,010 | 2,390 | +18.9% |\n\nTotals are rounded.\n"
+	if d.Markdown != want {
+		t.Errorf("a table of numbers:\n%s\nwant\n%s", d.Markdown, want)
+	}
+}
+
 func TestPDFJunkInfoTitleGivesTheFirstHeading(t *testing.T) {
 	pdf := pdftest.PDF([]pdftest.Page{{Texts: append([]pdftest.Text{{X: 72, Y: 720, Size: 18, S: "Quarterly Report"}},
 		pdftest.Lines(72, 690, 10, "Revenue rose in every region this quarter.")...)}}, pdftest.Options{Title: "Binder1.pdf"})
