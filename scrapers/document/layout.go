@@ -300,4 +300,3 @@ func writeTable(b *strings.Builder, rows [][]string) {
 		}
 	}
 }
-
