@@ -50,6 +50,10 @@ func Detect(mediaType string, u *url.URL, head []byte) Kind {
 	if strings.HasSuffix(mt, "+json") {
 		return JSON
 	}
+	if strings.HasPrefix(mt, "application/vnd.openxmlformats-officedocument.") || strings.HasPrefix(mt, "application/vnd.oasis.opendocument.") ||
+		strings.HasPrefix(mt, "application/vnd.ms-") || mt == "application/msword" || mt == "application/epub+zip" || mt == "application/rtf" {
+		return Office
+	}
 	return ""
 }
 
@@ -70,6 +74,8 @@ func byExtension(u *url.URL) Kind {
 		return CSV
 	case ".rss", ".atom":
 		return Feed
+	case ".docx", ".doc", ".xlsx", ".xls", ".pptx", ".ppt", ".odt", ".ods", ".odp", ".epub", ".rtf":
+		return Office
 	}
 	return ""
 }

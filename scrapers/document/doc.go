@@ -32,6 +32,11 @@ const (
 	JSON     Kind = "json"
 	CSV      Kind = "csv"
 	Feed     Kind = "feed"
+	// Office is a word processor's, spreadsheet's, presentation's or
+	// e-book's file (DOCX, XLSX, PPTX, ODT, EPUB, …): recognised, so that
+	// the answer says so, but not converted (no maintained Go library reads
+	// them into Markdown well; see the README).
+	Office Kind = "office"
 )
 
 // Defaults of Options.
@@ -99,6 +104,7 @@ var (
 	ErrEmpty     = errors.New("the file is empty")
 	ErrTooDeep   = errors.New("the JSON nests deeper than this converter reads")
 	ErrTimeout   = errors.New("the PDF was not converted in time")
+	ErrOffice    = errors.New("office documents (Word, Excel, PowerPoint, OpenDocument, EPUB) are not converted; PDFs, Markdown, text, JSON, CSV and feeds are")
 )
 
 // Error is a document that could not be converted, with the reason (one of
@@ -139,6 +145,8 @@ func Convert(ctx context.Context, k Kind, body []byte, o Options) (*Document, er
 		d, err = convertCSV(body, o)
 	case Feed:
 		d, err = convertFeed(body, o)
+	case Office:
+		return nil, &Error{Kind: k, Reason: ErrOffice}
 	default:
 		return nil, fmt.Errorf("document kind %q is not converted", k)
 	}

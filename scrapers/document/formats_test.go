@@ -46,10 +46,19 @@ func TestDetect(t *testing.T) {
 		{"text/html", "https://a.example/paper.pdf", "<html>", ""},
 		{"image/png", "https://a.example/x.png", "", ""},
 		{"application/zip", "https://a.example/x.zip", "", ""},
+		{"application/vnd.openxmlformats-officedocument.wordprocessingml.document", "https://a.example/x", "PK", Office},
+		{"application/octet-stream", "https://a.example/report.docx", "PK", Office},
 	} {
 		if got := Detect(c.mt, u(c.url), []byte(c.head)); got != c.want {
 			t.Errorf("Detect(%q, %q, %q) = %q, want %q", c.mt, c.url, c.head, got, c.want)
 		}
+	}
+}
+
+func TestOfficeDocumentsAreNamed(t *testing.T) {
+	_, err := Convert(context.Background(), Office, []byte("PK\x03\x04"), Options{})
+	if !errors.Is(err, ErrOffice) || !strings.Contains(err.Error(), "not converted") {
+		t.Errorf("a DOCX: %v", err)
 	}
 }
 

@@ -107,7 +107,7 @@ func documentKind(mt string, f *fetched) document.Kind {
 // the content type or the URL's extension names a document, a page's else.
 func (cr *crawler) bodyLimit(resp *http.Response) int {
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	if k := document.Detect(mt, resp.Request.URL, nil); k != "" && k != document.Text {
+	if k := document.Detect(mt, resp.Request.URL, nil); k != "" && k != document.Text && k != document.Office {
 		return max(cr.s.Documents.withDefaults().MaxBytes, cr.s.MaxPageBytes)
 	}
 	return cr.s.MaxPageBytes
@@ -183,6 +183,8 @@ func kindName(k document.Kind) string {
 		return "JSON"
 	case document.CSV:
 		return "CSV"
+	case document.Office:
+		return "an office document"
 	}
 	return strings.ToLower(string(k))
 }

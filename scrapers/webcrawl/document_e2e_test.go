@@ -46,6 +46,7 @@ func documentSite(t *testing.T) *httptest.Server {
 	serve("/download", "application/octet-stream", paper)
 	serve("/scan.pdf", "application/pdf", scan)
 	serve("/locked.pdf", "application/pdf", locked)
+	serve("/report.docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document", []byte("PK\x03\x04 not read"))
 	serve("/data.csv", "text/csv; charset=utf-8", []byte("city,people\nLyon,522000\n\"Saint-Étienne, Loire\",171000\nA|B,1\n"))
 	site := httptest.NewServer(mux)
 	t.Cleanup(site.Close)
@@ -64,7 +65,7 @@ func TestDocumentsThroughTheHost(t *testing.T) {
 	site := documentSite(t)
 	cs := hosttest.ConnectPlugin(t, webcrawl.ID, webcrawl.New, nil, nil)
 	res, page := scrapertest.CallTool(t, cs, "crawl", map[string]any{
-		"start_urls":      []string{site.URL + "/feed.xml", site.URL + "/data.csv", site.URL + "/download", site.URL + "/scan.pdf", site.URL + "/locked.pdf"},
+		"start_urls":      []string{site.URL + "/feed.xml", site.URL + "/data.csv", site.URL + "/download", site.URL + "/scan.pdf", site.URL + "/locked.pdf", site.URL + "/report.docx"},
 		"max_crawl_depth": 1,
 	})
 	if res.IsError {
@@ -104,6 +105,9 @@ func TestDocumentsThroughTheHost(t *testing.T) {
 	}
 	if l := got[site.URL+"/locked.pdf"]; l == nil || !strings.Contains(fmt.Sprint(l["error"]), "needs a password") {
 		t.Errorf("a locked PDF must say it needs a password: %v", l)
+	}
+	if d := got[site.URL+"/report.docx"]; d == nil || !strings.Contains(fmt.Sprint(d["error"]), "office documents (Word, Excel, PowerPoint, OpenDocument, EPUB) are not converted") {
+		t.Errorf("a DOCX must say it is not converted: %v", d)
 	}
 	if !page.Partial {
 		t.Errorf("two sources failed, yet the result is not partial")
