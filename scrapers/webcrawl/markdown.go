@@ -84,22 +84,17 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 	}
 	m := sc.meta
 	p.Description = clean(firstNonEmpty(m.ogDescription, m.description, m.twDescription))
-	p.Title = cleanTitle(m.title)
 	body0 := findElement(doc, atom.Body)
 	if body0 == nil {
 		body0 = doc
 	}
-	if p.Title == "" {
-		p.Title = clean(m.ogTitle)
-	}
-	if p.Title == "" {
-		if h1 := findElement(body0, atom.H1); h1 != nil {
-			p.Title = clean(nodeText(h1, 1024))
-		}
-	}
+	p.Title = pageTitle(m, body0)
 	p.Byline = clean(m.author)
 	if p.Byline == "" {
 		p.Byline = findByline(body0)
+	}
+	if p.Byline == "" {
+		p.Byline = ldAuthor(m.jsonLD)
 	}
 
 	content := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
