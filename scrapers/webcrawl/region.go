@@ -35,6 +35,8 @@ var furnitureTokens = map[string]bool{
 	// text for screen readers only: a browser shows none of it
 	"visuallyhidden": true, "screenreader": true, "offscreen": true, "sronly": true,
 	"onetrust": true, "cky": true,
+	// a carousel's copies of its slides
+	"cloned": true,
 }
 
 // articleFurniture are words that name what sits around an article's text
@@ -208,6 +210,7 @@ func chooseContent(body *html.Node, kind pageKind) ([]*html.Node, string) {
 	} else if body := articleBody(region); body != region && float64(textOf(body, sizes)) >= otherShare*float64(sizes[region]) {
 		chosen = body
 	}
+	dropRepeats(chosen)
 	if tooLittle(textOf(chosen, sizes), left) {
 		if chosen != region && !tooLittle(sizes[region], left) {
 			return []*html.Node{region}, noteWider
@@ -406,4 +409,60 @@ func layoutTable(t *html.Node) bool {
 		return true
 	}
 	return walk(t) && layout
+}
+
+// dropRepeats unlinks blocks whose text repeats an earlier block's word for
+// word: pages that lay out the same text twice (once for small screens, once
+// for large; a carousel's cloned slides) show it once. Short texts (a
+// price, "Sold out") may repeat on their own and are kept.
+func dropRepeats(n *html.Node) {
+	seen := map[string]bool{}
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; {
+			next := c.NextSibling
+			if c.Type == html.ElementNode {
+				if leafBlock(c) {
+					t := clean(nodeText(c, 4096))
+					if len(t) >= repeatMin {
+						if seen[t] {
+							n.RemoveChild(c)
+						}
+						seen[t] = true
+					}
+				} else {
+					walk(c)
+				}
+			}
+			c = next
+		}
+	}
+	walk(n)
+}
+
+// repeatMin is the length (bytes) from which a repeated text is a repeat.
+const repeatMin = 24
+
+// leafBlock says whether n is a block of text holding no other block.
+func leafBlock(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.P, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Li, atom.Dt, atom.Dd, atom.Figcaption, atom.Blockquote:
+		return true
+	case atom.Div, atom.Span, atom.A, atom.Section:
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.ElementNode && !inline(c) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func inline(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.A, atom.Span, atom.B, atom.Strong, atom.I, atom.Em, atom.Small, atom.Sup, atom.Sub, atom.Br, atom.Img, atom.Abbr, atom.Time, atom.Mark, atom.U, atom.S, atom.Code:
+		return true
+	}
+	return false
 }
