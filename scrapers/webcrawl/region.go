@@ -211,6 +211,7 @@ func chooseContent(body *html.Node, kind pageKind) ([]*html.Node, string) {
 		chosen = body
 	}
 	dropRepeats(chosen)
+	dropAsides(chosen, kind == kindArticle)
 	if tooLittle(textOf(chosen, sizes), left) {
 		if chosen != region && !tooLittle(sizes[region], left) {
 			return []*html.Node{region}, noteWider
