@@ -123,8 +123,9 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 	}
 	p.Markdown = strings.TrimSpace(quoteFencedCode(strings.ToValidUTF8(string(md), "\uFFFD")))
 	if p.Markdown == "" {
-		// Never silently empty: the whole page as it was, else what the
-		// page says about itself, with a note saying which.
+		// Never silently empty: the whole page as it was, else a note that
+		// the page's HTML holds no text (its title and description are in
+		// their own fields).
 		if content, err = wholePage(sc); err != nil {
 			return Page{}, err
 		}
@@ -136,8 +137,7 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 		p.Markdown = strings.TrimSpace(quoteFencedCode(strings.ToValidUTF8(string(md), "\uFFFD")))
 		if p.Markdown != "" {
 			p.Notes = append(p.Notes, noteEmpty)
-		} else if said := strings.TrimSpace(strings.Join(nonEmpty(p.Title, p.Description), "\n\n")); said != "" {
-			p.Markdown = truncateRunes(said, opt.MaxLength)
+		} else {
 			p.Notes = append(p.Notes, noteNoText)
 		}
 	}
