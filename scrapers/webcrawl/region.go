@@ -97,7 +97,7 @@ func furniture(n *html.Node, inContent, article bool) bool {
 	if furnitureRoles[strings.ToLower(attrOf(n, "role"))] {
 		return true
 	}
-	if srOnly(n) {
+	if srOnly(n) || postFurniture(n) {
 		return true
 	}
 	return classTokens(n, func(w string) bool { return furnitureTokens[w] || article && articleFurniture[w] })
@@ -466,4 +466,17 @@ func inline(n *html.Node) bool {
 		return true
 	}
 	return false
+}
+
+// postFurnitureNames are class names that forums and Q&A sites give to
+// what surrounds each post: the poster's statistics (joined, messages),
+// signatures, vote and action bars, "click to expand" links, thread tools.
+// The posts, with their authors and dates, stay.
+var postFurnitureNames = []string{"userextras", "postprofile", "votecell", "js-vote", "post-taglist", "signature",
+	"expandlink", "message-attribution-opposite", "actionbar", "post-controls", "postcontrols", "post-actions",
+	"reactionsbar", "reactions-bar", "cauthorpane_info", "threadtools", "pagenav", "post-menu-area", "topic-map"}
+
+func postFurniture(n *html.Node) bool {
+	c := classAndID(n)
+	return c != "" && hasHint(c, postFurnitureNames)
 }
