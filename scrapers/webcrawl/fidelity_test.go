@@ -27,14 +27,14 @@ import (
 // same pages (BenchmarkFidelitySideBySide); a change that falls below any
 // of them, or leaves any page with text empty, fails.
 var fidelityFloor = map[string]float64{
-	wcxb.All:        0.840,
-	"article":       0.939,
-	"forum":         0.717,
-	"product":       0.534,
-	"collection":    0.643,
-	"listing":       0.691,
-	"documentation": 0.925,
-	"service":       0.819,
+	wcxb.All:        0.848,
+	"article":       0.941,
+	"forum":         0.747,
+	"product":       0.564,
+	"collection":    0.659,
+	"listing":       0.696,
+	"documentation": 0.921,
+	"service":       0.826,
 }
 
 // fidelityMaxLength is large enough that no page of the split is cut:

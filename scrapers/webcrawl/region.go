@@ -310,12 +310,13 @@ func srOnly(n *html.Node) bool {
 	return false
 }
 
-// linkLists unlinks, inside an article's text, the blocks that are lists
-// of links (related stories, "read next", tag clouds): blocks whose text is
-// mostly link text and that hold no paragraph of their own.
-func dropLinkLists(n *html.Node) {
+// dropLinkLists unlinks, inside an article's text, the blocks that are
+// lists of links (related stories, "read next", tag clouds): blocks whose
+// text is mostly link text, that hold no paragraph of their own and less
+// than two fifths of the article (more is the article: a list of recipes).
+func dropLinkLists(root *html.Node) {
 	text, link := textSizes{}, textSizes{}
-	measureLinks(n, false, text, link)
+	measureLinks(root, false, text, link)
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
 		for c := n.FirstChild; c != nil; {
@@ -323,7 +324,7 @@ func dropLinkLists(n *html.Node) {
 			if c.Type == html.ElementNode {
 				switch c.DataAtom {
 				case atom.Ul, atom.Ol, atom.Div, atom.Section, atom.Dl:
-					if t := text[c]; t > 0 && float64(link[c]) > linkListShare*float64(t) && !hasLongParagraph(c) {
+					if t := text[c]; t > 0 && float64(link[c]) > linkListShare*float64(t) && 5*t <= 2*text[root] && !hasLongParagraph(c) {
 						n.RemoveChild(c)
 						c = next
 						continue
@@ -334,7 +335,7 @@ func dropLinkLists(n *html.Node) {
 			c = next
 		}
 	}
-	walk(n)
+	walk(root)
 }
 
 const linkListShare = 0.6
