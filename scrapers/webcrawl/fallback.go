@@ -20,7 +20,7 @@ const (
 	noteWider    = "the main region held too little of the page's text: a wider part of the page was taken"
 	noteWhole    = "no main region held the page's text: the whole page was taken, furniture removed"
 	noteEmpty    = "nothing but page furniture held text: the whole page was taken as it is"
-	noteNoText   = "the page's HTML holds no text (its scripts build it): its title and description stand in; crawl it with render: true to read what a browser shows"
+	noteNoText   = "the page's HTML holds no text: its scripts build what a browser shows; crawl it with render: true to read that"
 )
 
 // scanFallback returns the scan to extract from when sc found too little

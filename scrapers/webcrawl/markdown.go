@@ -84,22 +84,17 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 	}
 	m := sc.meta
 	p.Description = clean(firstNonEmpty(m.ogDescription, m.description, m.twDescription))
-	p.Title = cleanTitle(m.title)
 	body0 := findElement(doc, atom.Body)
 	if body0 == nil {
 		body0 = doc
 	}
-	if p.Title == "" {
-		p.Title = clean(m.ogTitle)
-	}
-	if p.Title == "" {
-		if h1 := findElement(body0, atom.H1); h1 != nil {
-			p.Title = clean(nodeText(h1, 1024))
-		}
-	}
+	p.Title = pageTitle(m, body0)
 	p.Byline = clean(m.author)
 	if p.Byline == "" {
 		p.Byline = findByline(body0)
+	}
+	if p.Byline == "" {
+		p.Byline = ldAuthor(m.jsonLD)
 	}
 
 	content := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
@@ -128,8 +123,9 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 	}
 	p.Markdown = strings.TrimSpace(quoteFencedCode(strings.ToValidUTF8(string(md), "\uFFFD")))
 	if p.Markdown == "" {
-		// Never silently empty: the whole page as it was, else what the
-		// page says about itself, with a note saying which.
+		// Never silently empty: the whole page as it was, else a note that
+		// the page's HTML holds no text (its title and description are in
+		// their own fields).
 		if content, err = wholePage(sc); err != nil {
 			return Page{}, err
 		}
@@ -141,8 +137,7 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 		p.Markdown = strings.TrimSpace(quoteFencedCode(strings.ToValidUTF8(string(md), "\uFFFD")))
 		if p.Markdown != "" {
 			p.Notes = append(p.Notes, noteEmpty)
-		} else if said := strings.TrimSpace(strings.Join(nonEmpty(p.Title, p.Description), "\n\n")); said != "" {
-			p.Markdown = truncateRunes(said, opt.MaxLength)
+		} else {
 			p.Notes = append(p.Notes, noteNoText)
 		}
 	}

@@ -1,11 +1,61 @@
 package webcrawl
 
 import (
+	"encoding/json"
 	"regexp"
 	"strings"
 
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
+
+// pageTitle is the page's title by this rule: the <title> without the
+// site's name (as Readability cleans it), which is what the page names
+// itself in a browser's tab; when there is none, the headline the page
+// shows to people who share it (og:title or twitter:title), then its
+// JSON-LD headline, then its first <h1>.
+func pageTitle(m pageMeta, body *html.Node) string {
+	if t := cleanTitle(m.title); t != "" {
+		return t
+	}
+	if t := clean(m.ogTitle); t != "" {
+		return t
+	}
+	if t := ldString(m.jsonLD, ldHeadline); t != "" {
+		return t
+	}
+	if h1 := findElement(body, atom.H1); h1 != nil {
+		return clean(nodeText(h1, 1024))
+	}
+	return ""
+}
+
+var (
+	ldHeadline   = regexp.MustCompile(`"headline"\s*:\s*("(?:[^"\\]|\\.){1,1000}")`)
+	ldAuthorName = regexp.MustCompile(`"author"\s*:\s*\[?\s*(?:\{[^{}]{0,1000}?"name"\s*:\s*)?("(?:[^"\\]|\\.){1,256}")`)
+)
+
+// ldString is the first JSON string re captures in a page's JSON-LD, decoded.
+func ldString(jsonLD string, re *regexp.Regexp) string {
+	m := re.FindStringSubmatch(jsonLD)
+	if m == nil {
+		return ""
+	}
+	var s string
+	if json.Unmarshal([]byte(m[1]), &s) != nil {
+		return ""
+	}
+	return clean(html.UnescapeString(s))
+}
+
+// ldAuthor is the author a page's JSON-LD names (a name, not an address).
+func ldAuthor(jsonLD string) string {
+	a := ldString(jsonLD, ldAuthorName)
+	if strings.HasPrefix(a, "http://") || strings.HasPrefix(a, "https://") || len(a) > 100 {
+		return ""
+	}
+	return a
+}
 
 // Title and byline, as Mozilla's Readability finds them.
 

@@ -35,6 +35,8 @@ var furnitureTokens = map[string]bool{
 	// text for screen readers only: a browser shows none of it
 	"visuallyhidden": true, "screenreader": true, "offscreen": true, "sronly": true,
 	"onetrust": true, "cky": true,
+	// a carousel's copies of its slides
+	"cloned": true,
 }
 
 // articleFurniture are words that name what sits around an article's text
@@ -95,7 +97,7 @@ func furniture(n *html.Node, inContent, article bool) bool {
 	if furnitureRoles[strings.ToLower(attrOf(n, "role"))] {
 		return true
 	}
-	if srOnly(n) {
+	if srOnly(n) || postFurniture(n) {
 		return true
 	}
 	return classTokens(n, func(w string) bool { return furnitureTokens[w] || article && articleFurniture[w] })
@@ -208,6 +210,8 @@ func chooseContent(body *html.Node, kind pageKind) ([]*html.Node, string) {
 	} else if body := articleBody(region); body != region && float64(textOf(body, sizes)) >= otherShare*float64(sizes[region]) {
 		chosen = body
 	}
+	dropRepeats(chosen)
+	dropAsides(chosen, kind == kindArticle)
 	if tooLittle(textOf(chosen, sizes), left) {
 		if chosen != region && !tooLittle(sizes[region], left) {
 			return []*html.Node{region}, noteWider
@@ -306,12 +310,13 @@ func srOnly(n *html.Node) bool {
 	return false
 }
 
-// linkLists unlinks, inside an article's text, the blocks that are lists
-// of links (related stories, "read next", tag clouds): blocks whose text is
-// mostly link text and that hold no paragraph of their own.
-func dropLinkLists(n *html.Node) {
+// dropLinkLists unlinks, inside an article's text, the blocks that are
+// lists of links (related stories, "read next", tag clouds): blocks whose
+// text is mostly link text, that hold no paragraph of their own and less
+// than two fifths of the article (more is the article: a list of recipes).
+func dropLinkLists(root *html.Node) {
 	text, link := textSizes{}, textSizes{}
-	measureLinks(n, false, text, link)
+	measureLinks(root, false, text, link)
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
 		for c := n.FirstChild; c != nil; {
@@ -319,7 +324,7 @@ func dropLinkLists(n *html.Node) {
 			if c.Type == html.ElementNode {
 				switch c.DataAtom {
 				case atom.Ul, atom.Ol, atom.Div, atom.Section, atom.Dl:
-					if t := text[c]; t > 0 && float64(link[c]) > linkListShare*float64(t) && !hasLongParagraph(c) {
+					if t := text[c]; t > 0 && float64(link[c]) > linkListShare*float64(t) && 5*t <= 2*text[root] && !hasLongParagraph(c) {
 						n.RemoveChild(c)
 						c = next
 						continue
@@ -330,7 +335,7 @@ func dropLinkLists(n *html.Node) {
 			c = next
 		}
 	}
-	walk(n)
+	walk(root)
 }
 
 const linkListShare = 0.6
@@ -406,4 +411,73 @@ func layoutTable(t *html.Node) bool {
 		return true
 	}
 	return walk(t) && layout
+}
+
+// dropRepeats unlinks blocks whose text repeats an earlier block's word for
+// word: pages that lay out the same text twice (once for small screens, once
+// for large; a carousel's cloned slides) show it once. Short texts (a
+// price, "Sold out") may repeat on their own and are kept.
+func dropRepeats(n *html.Node) {
+	seen := map[string]bool{}
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; {
+			next := c.NextSibling
+			if c.Type == html.ElementNode {
+				if leafBlock(c) {
+					t := clean(nodeText(c, 4096))
+					if len(t) >= repeatMin {
+						if seen[t] {
+							n.RemoveChild(c)
+						}
+						seen[t] = true
+					}
+				} else {
+					walk(c)
+				}
+			}
+			c = next
+		}
+	}
+	walk(n)
+}
+
+// repeatMin is the length (bytes) from which a repeated text is a repeat.
+const repeatMin = 24
+
+// leafBlock says whether n is a block of text holding no other block.
+func leafBlock(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.P, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Li, atom.Dt, atom.Dd, atom.Figcaption, atom.Blockquote:
+		return true
+	case atom.Div, atom.Span, atom.A, atom.Section:
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.ElementNode && !inline(c) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func inline(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.A, atom.Span, atom.B, atom.Strong, atom.I, atom.Em, atom.Small, atom.Sup, atom.Sub, atom.Br, atom.Img, atom.Abbr, atom.Time, atom.Mark, atom.U, atom.S, atom.Code:
+		return true
+	}
+	return false
+}
+
+// postFurnitureNames are class names that forums and Q&A sites give to
+// what surrounds each post: the poster's statistics (joined, messages),
+// signatures, vote and action bars, "click to expand" links, thread tools.
+// The posts, with their authors and dates, stay.
+var postFurnitureNames = []string{"userextras", "postprofile", "votecell", "js-vote", "post-taglist", "signature",
+	"expandlink", "message-attribution-opposite", "actionbar", "post-controls", "postcontrols", "post-actions",
+	"reactionsbar", "reactions-bar", "cauthorpane_info", "threadtools", "pagenav", "post-menu-area", "topic-map"}
+
+func postFurniture(n *html.Node) bool {
+	c := classAndID(n)
+	return c != "" && hasHint(c, postFurnitureNames)
 }

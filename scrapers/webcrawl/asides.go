@@ -1,0 +1,123 @@
+package webcrawl
+
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Sections a page titles as being about something else: products or
+// stories it recommends, what others viewed, newsletters, share bars, and,
+// on an article, its comments. They are found by their heading's words,
+// since their markup is the same as the content's.
+
+var asideHeadings = []string{
+	"you may also like", "you might also like", "you may like", "you might like", "you may also be interested",
+	"related products", "related items", "related articles", "related posts", "related stories", "related content",
+	"related reading", "related news", "related resources", "related links",
+	"customers also", "customers who bought", "customers who viewed", "people who viewed", "people who bought", "people also",
+	"recently viewed", "recommended for you", "recommended products", "recommended articles", "recommended reading",
+	"similar items", "similar products", "similar listings", "frequently bought together", "complete the look",
+	"more to explore", "more to love", "read next", "what to read next", "up next", "more stories", "more articles",
+	"popular posts", "popular articles", "most popular", "most read", "trending now", "latest posts", "latest articles",
+	"recent posts", "sponsored", "advertisement", "share this", "share on", "follow us", "sign up for our newsletter",
+	"subscribe to our newsletter", "join our newsletter", "join our mailing list", "get our newsletter",
+}
+
+// articleAsideHeadings title what follows an article's text.
+var articleAsideHeadings = []string{"leave a reply", "leave a comment", "comments", "join the conversation",
+	"about the author", "post a comment", "responses", "discussion"}
+
+// asideHeading says whether a heading's text titles such a section.
+func asideHeading(text string, article bool) bool {
+	t := strings.ToLower(clean(text))
+	if t == "" || len(t) > 80 {
+		return false
+	}
+	for _, p := range asideHeadings {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	if article {
+		for _, p := range articleAsideHeadings {
+			if strings.HasPrefix(t, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// dropAsides unlinks, under n, the sections titled by such headings: the
+// heading's parent when that holds little of the content (a box of its
+// own), else the heading and what follows it up to the next heading.
+func dropAsides(n *html.Node, article bool) {
+	sizes := textSizes{}
+	total := measureText(n, sizes)
+	var found []*html.Node
+	var walk func(*html.Node)
+	walk = func(c *html.Node) {
+		for d := c.FirstChild; d != nil; d = d.NextSibling {
+			if d.Type != html.ElementNode {
+				continue
+			}
+			if heading(d) || leafBlock(d) && sizes[d] <= 80 {
+				if asideHeading(nodeText(d, 256), article) {
+					found = append(found, d)
+				}
+				continue
+			}
+			walk(d)
+		}
+	}
+	walk(n)
+	for _, h := range found {
+		if !under(h, n) {
+			continue // gone with an earlier section
+		}
+		// The title's own wrappers (a div around a span) are the title.
+		for h.Parent != n && 2*sizes[h.Parent] <= 3*sizes[h] {
+			h = h.Parent
+		}
+		if p := h.Parent; p != n && 10*sizes[p] <= 3*total {
+			p.Parent.RemoveChild(p)
+			continue
+		}
+		if !heading(h) {
+			h.Parent.RemoveChild(h)
+			continue
+		}
+		level := headingLevel(h)
+		for s := h.NextSibling; s != nil; {
+			next := s.NextSibling
+			if s.Type == html.ElementNode && heading(s) && headingLevel(s) <= level {
+				break
+			}
+			h.Parent.RemoveChild(s)
+			s = next
+		}
+		h.Parent.RemoveChild(h)
+	}
+}
+
+func heading(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		return true
+	}
+	return false
+}
+
+func headingLevel(n *html.Node) int { return int(n.Data[1] - '0') }
+
+// under says whether c is still in n's tree.
+func under(c, n *html.Node) bool {
+	for a := c.Parent; a != nil; a = a.Parent {
+		if a == n {
+			return true
+		}
+	}
+	return false
+}
