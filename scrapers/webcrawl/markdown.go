@@ -115,6 +115,7 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 		n.Parent.RemoveChild(n)
 		content.AppendChild(n)
 	}
+	flattenLinks(content)
 	pruned := keepText(content, opt.MaxLength+1)
 	resolveLinks(content, sc.base)
 	md, err := mdConverter.ConvertNode(content)
@@ -129,6 +130,7 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 		if content, err = wholePage(sc); err != nil {
 			return Page{}, err
 		}
+		flattenLinks(content)
 		pruned = keepText(content, opt.MaxLength+1)
 		resolveLinks(content, sc.base)
 		if md, err = mdConverter.ConvertNode(content); err != nil {
