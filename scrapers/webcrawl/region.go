@@ -113,7 +113,7 @@ func furnitureUnder(n *html.Node, sz *regionSizes, inContent, article bool, out 
 			continue
 		}
 		in := inContent || c.DataAtom == atom.Main || c.DataAtom == atom.Article || strings.EqualFold(attrOf(c, "role"), "main")
-		if furniture(c, inContent, article) && !sz.holdsContent(c) {
+		if furniture(c, inContent, article) && (!sz.holdsContent(c) || overlay(c)) {
 			out = append(out, c)
 		} else {
 			out = furnitureUnder(c, sz, in, article, out)
@@ -480,4 +480,14 @@ var postFurnitureNames = []string{"userextras", "postprofile", "votecell", "js-v
 func postFurniture(n *html.Node) bool {
 	c := classAndID(n)
 	return c != "" && hasHint(c, postFurnitureNames)
+}
+
+// overlay says whether n is a dialog laid over the page (a modal with the
+// terms of service, a consent box): furniture however much text it holds,
+// unless the page's own content is in it.
+func overlay(n *html.Node) bool {
+	role := strings.ToLower(attrOf(n, "role"))
+	strong := role == "dialog" || role == "alertdialog" || strings.EqualFold(attrOf(n, "aria-modal"), "true") ||
+		classTokens(n, func(w string) bool { return w == "modal" || w == "popup" || w == "cookie" || w == "consent" })
+	return strong && findElement(n, atom.Main) == nil && findElement(n, atom.Article) == nil && findElement(n, atom.H1) == nil
 }
