@@ -13,6 +13,9 @@ type pageKind int
 const (
 	kindOther pageKind = iota
 	kindArticle
+	// kindProduct is one product's page: what it is, costs and does, not
+	// what its buyers wrote about it.
+	kindProduct
 )
 
 var (
@@ -48,12 +51,15 @@ func ldTypes(jsonLD string) []string {
 // kindOf decides a page's kind from what it says about itself: its JSON-LD
 // types, then og:type. A page that says nothing is not an article.
 func kindOf(m pageMeta) pageKind {
-	article, other := false, false
+	article, other, product := false, false, false
 	for _, t := range ldTypes(m.jsonLD) {
 		article = article || articleTypes[t]
 		other = other || otherTypes[t]
+		product = product || t == "product" || t == "productgroup"
 	}
 	switch {
+	case product || strings.EqualFold(strings.TrimSpace(m.ogType), "product"):
+		return kindProduct
 	case other:
 		return kindOther
 	case article:

@@ -39,6 +39,12 @@ var furnitureTokens = map[string]bool{
 	"cloned": true,
 }
 
+// productFurniture are words naming what buyers wrote about a product
+// (review widgets) and what else the shop would sell.
+var productFurniture = map[string]bool{"review": true, "reviews": true, "yotpo": true, "okendo": true, "jdgm": true,
+	"judgeme": true, "stamped": true, "trustpilot": true, "bazaarvoice": true, "bv": true, "ugc": true,
+	"recommendation": true, "recommendations": true, "upsells": true, "recently": true}
+
 // articleFurniture are words that name what sits around an article's text
 // (its comments, author box, tags, date line); forums keep their comments
 // and authors.
@@ -85,7 +91,8 @@ func measureText(n *html.Node, sizes textSizes) int {
 }
 
 // furniture says whether n is page furniture, by its tag, role or class.
-func furniture(n *html.Node, inContent, article bool) bool {
+func furniture(n *html.Node, inContent bool, kind pageKind) bool {
+	article := kind == kindArticle
 	switch n.DataAtom {
 	case atom.Nav, atom.Aside, atom.Footer, atom.Form:
 		return true
@@ -100,23 +107,25 @@ func furniture(n *html.Node, inContent, article bool) bool {
 	if srOnly(n) || postFurniture(n) {
 		return true
 	}
-	return classTokens(n, func(w string) bool { return furnitureTokens[w] || article && articleFurniture[w] })
+	return classTokens(n, func(w string) bool {
+		return furnitureTokens[w] || article && articleFurniture[w] || kind == kindProduct && productFurniture[w]
+	})
 }
 
 // furnitureUnder lists the furniture under n, outermost first. An element
 // holding more than half of the page's text, or half of its paragraphs, is
 // never furniture, whatever its class says (a site that wraps its content in
 // class="sidebar-first-only"): it is looked into instead.
-func furnitureUnder(n *html.Node, sz *regionSizes, inContent, article bool, out []*html.Node) []*html.Node {
+func furnitureUnder(n *html.Node, sz *regionSizes, inContent bool, kind pageKind, out []*html.Node) []*html.Node {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type != html.ElementNode {
 			continue
 		}
 		in := inContent || c.DataAtom == atom.Main || c.DataAtom == atom.Article || strings.EqualFold(attrOf(c, "role"), "main")
-		if furniture(c, inContent, article) && (!sz.holdsContent(c) || overlay(c)) {
+		if furniture(c, inContent, kind) && (!sz.holdsContent(c) || overlay(c)) {
 			out = append(out, c)
 		} else {
-			out = furnitureUnder(c, sz, in, article, out)
+			out = furnitureUnder(c, sz, in, kind, out)
 		}
 	}
 	return out
@@ -187,7 +196,7 @@ func mainRegion(body *html.Node, sizes textSizes) *html.Node {
 // hold the page's content, in document order.
 func chooseContent(body *html.Node, kind pageKind) ([]*html.Node, string) {
 	sz := measureRegion(body)
-	gone := furnitureUnder(body, sz, false, kind == kindArticle, nil)
+	gone := furnitureUnder(body, sz, false, kind, nil)
 	removed := 0
 	for _, n := range gone {
 		removed += sz.text[n]
