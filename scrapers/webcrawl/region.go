@@ -64,7 +64,9 @@ func classTokens(n *html.Node, f func(string) bool) bool {
 			continue
 		}
 		v := strings.ToLower(a.Val)
-		for _, w := range strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' || r == ' ' || r == '\t' || r == '\n' || r == ':' || r == '.' }) {
+		for _, w := range strings.FieldsFunc(v, func(r rune) bool {
+			return r == '-' || r == '_' || r == ' ' || r == '\t' || r == '\n' || r == ':' || r == '.'
+		}) {
 			if f(w) {
 				return true
 			}

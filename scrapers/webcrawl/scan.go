@@ -86,33 +86,33 @@ type open struct {
 }
 
 type scanner struct {
-	lim       Limits
-	base      *url.URL
-	baseSet   bool
-	out       bytes.Buffer
-	stack     []open
-	skipLevel int // stack index of the element being skipped, -1 when none
-	overflow  int // open elements past MaxDepth, dropped
-	elements  int
-	textBytes int
-	inkBytes  int // bytes of text other than white space
-	stopped   bool // MaxElements reached: nothing more is written
-	textFull  bool
-	inTitle   bool
-	inJSONLD  bool
-	keepHidden bool // hidden elements are read as any other
-	noscript  bytes.Buffer // what <noscript> elements hold, at most the text limit
-	titleDone bool
-	meta      pageMeta
-	links     []string
-	linkSeen  map[string]struct{}
-	totalSeen map[uint64]struct{}
-	seed      maphash.Seed
-	linksCut  bool
-	cutDepth  bool
-	cutText   bool
-	a         attrs
-	hrefBuf   []byte
+	lim        Limits
+	base       *url.URL
+	baseSet    bool
+	out        bytes.Buffer
+	stack      []open
+	skipLevel  int // stack index of the element being skipped, -1 when none
+	overflow   int // open elements past MaxDepth, dropped
+	elements   int
+	textBytes  int
+	inkBytes   int  // bytes of text other than white space
+	stopped    bool // MaxElements reached: nothing more is written
+	textFull   bool
+	inTitle    bool
+	inJSONLD   bool
+	keepHidden bool         // hidden elements are read as any other
+	noscript   bytes.Buffer // what <noscript> elements hold, at most the text limit
+	titleDone  bool
+	meta       pageMeta
+	links      []string
+	linkSeen   map[string]struct{}
+	totalSeen  map[uint64]struct{}
+	seed       maphash.Seed
+	linksCut   bool
+	cutDepth   bool
+	cutText    bool
+	a          attrs
+	hrefBuf    []byte
 }
 
 // attrs are the attributes of one tag the pass may use.
