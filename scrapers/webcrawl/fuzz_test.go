@@ -21,6 +21,10 @@ func FuzzExtract(f *testing.F) {
 		strings.Repeat("<div><b><i>", 60) + "text" + strings.Repeat("<p>para", 30),
 		"<svg><path/><title>t</title></svg><p hidden>h<p style='display:none'>n<template><p>t</template>",
 		"<plaintext><a href=x>not a link",
+		"<div id=app></div><noscript><main><h1>T</h1><p>text in noscript, long enough to read</p></main></noscript>",
+		"<script type='application/ld+json'>{\"@type\":[\"NewsArticle\"],\"headline\":\"h\\\"q\",\"author\":{\"name\":\"A\"}}</script><article><p>x</p></article>",
+		"<div role=dialog class=modal><p>terms</p></div><main><h2>You may also like</h2><ul><li><a href=/p><div>card</div><div>$1</div></a></ul></main>",
+		"<div style='visibility:hidden'><p>same text repeated here</p><p>same text repeated here</p></div>",
 	} {
 		f.Add([]byte(seed))
 	}
