@@ -78,12 +78,15 @@ func (o Options) withDefaults() Options {
 
 // Document is one converted file.
 type Document struct {
-	Kind     Kind
-	Title    string // the document's own title (a PDF's info Title when it is a real title, else its first heading; a feed's title)
-	Author   string // a PDF's info Author
-	Language string // a language tag, from the document (a PDF's /Lang) or detected from its text; "" when unknown
-	Pages    int    // a PDF's page count (0 for other kinds)
-	Markdown string
+	Kind   Kind
+	Title  string // the document's own title (a PDF's info Title when it is a real title, else its first heading; a feed's title)
+	Author string // a PDF's info Author
+	// Description is the document's own summary: a PDF's info Subject, a
+	// feed's description.
+	Description string
+	Language    string // a language tag, from the document (a PDF's /Lang) or detected from its text; "" when unknown
+	Pages       int    // a PDF's page count (0 for other kinds)
+	Markdown    string
 	// Truncated lists what was cut and why (max_length, pages, rows, a damaged
 	// or cut file); empty when nothing was.
 	Truncated []string

@@ -32,6 +32,7 @@ func convertFeed(body []byte, o Options) (*Document, error) {
 		b.WriteString("# " + escapeInline(d.Title) + "\n\n")
 	}
 	if desc := oneLine(htmlText(f.Description, maxSummary)); desc != "" {
+		d.Description = desc
 		b.WriteString(escapeLine(desc) + "\n\n")
 	}
 	items := f.Items

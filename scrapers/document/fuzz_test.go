@@ -32,7 +32,9 @@ func checkBounded(t *testing.T, d *Document, err error, o Options) {
 
 // FuzzConvertPDF: any bytes, converted with the caps on (5 pages, 2000
 // characters, 10 s), end in a bounded document or a named error, never a
-// panic or a hang; the engine keeps working.
+// panic or a hang; the engine keeps working. Minimising a PDF-sized input
+// takes many runs: cap it (-fuzzminimizetime 3s) or the progress line
+// stands still while it goes on.
 func FuzzConvertPDF(f *testing.F) {
 	small := pdftest.PDF([]pdftest.Page{{Texts: pdftest.Lines(72, 700, 11, "Hello, fuzz.", "2023. # not a heading")}}, pdftest.Options{Title: "T"})
 	f.Add(small)

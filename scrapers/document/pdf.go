@@ -86,6 +86,7 @@ func readPDF(ctx context.Context, inst pdfium.Pdfium, body []byte, o Options) (*
 		return nil, &Error{Kind: PDF, Reason: ErrDamaged, Detail: "it has no pages"}
 	}
 	info := pdfInfo(inst, doc.Document)
+	d.Description = info.subject
 	if !junkAuthor.MatchString(info.author) {
 		d.Author = info.author
 	}
@@ -131,7 +132,7 @@ func readPDF(ctx context.Context, inst pdfium.Pdfium, body []byte, o Options) (*
 		if outOfTime > 0 {
 			return nil, &Error{Kind: PDF, Reason: ErrTimeout, Detail: fmt.Sprintf("%s, before any page was read", o.Timeout)}
 		}
-		return nil, &Error{Kind: PDF, Reason: ErrDamaged, Detail: "no page could be read"}
+		return nil, &Error{Kind: PDF, Reason: ErrDamaged, Detail: "no page could be read: damaged, or a page unpacks to more than the engine's 256 MiB"}
 	}
 	if outOfTime > 0 {
 		d.Truncated = append(d.Truncated, fmt.Sprintf("timeout: the time to convert (%s) ran out at page %d of %d; the pages before it are given", o.Timeout, outOfTime, d.Pages))
@@ -171,7 +172,7 @@ func readPDF(ctx context.Context, inst pdfium.Pdfium, body []byte, o Options) (*
 	return d, nil
 }
 
-type docInfo struct{ title, author, lang string }
+type docInfo struct{ title, author, subject, lang string }
 
 func pdfInfo(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT) docInfo {
 	var di docInfo
@@ -180,6 +181,9 @@ func pdfInfo(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT) docInfo {
 	}
 	if r, err := inst.FPDF_GetMetaText(&requests.FPDF_GetMetaText{Document: doc, Tag: "Author"}); err == nil {
 		di.author = cleanMeta(r.Value)
+	}
+	if r, err := inst.FPDF_GetMetaText(&requests.FPDF_GetMetaText{Document: doc, Tag: "Subject"}); err == nil {
+		di.subject = cleanMeta(r.Value)
 	}
 	if r, err := inst.FPDFCatalog_GetLanguage(&requests.FPDFCatalog_GetLanguage{Document: doc}); err == nil {
 		di.lang = r.Language

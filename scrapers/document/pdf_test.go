@@ -238,7 +238,7 @@ func TestPDFHostile(t *testing.T) {
 	base := pdftest.PDF([]pdftest.Page{{Texts: pdftest.Lines(72, 700, 11, "An ordinary page.")}}, pdftest.Options{})
 	cases := map[string][]byte{
 		"deep nesting":         appendObject(base, "99 0 obj\n"+strings.Repeat("[", 200000)+strings.Repeat("]", 200000)+"\nendobj\n", "/Nest 99 0 R"),
-		"decompression bomb":   bomb(base, 600<<20),
+		"decompression bomb":   bomb(base, 300<<20),
 		"cross-reference loop": xrefLoop(base),
 		"garbage after header": append([]byte("%PDF-1.7\n"), bytes.Repeat([]byte("<<[(\\"), 100000)...),
 	}

@@ -161,7 +161,7 @@ func (cr *crawler) document(ctx context.Context, hold *scrapers.PageHold, f *fet
 		}
 		return Page{}, err
 	}
-	page := Page{Title: d.Title, Byline: d.Author, Markdown: d.Markdown, Truncated: d.Truncated,
+	page := Page{Title: d.Title, Byline: d.Author, Description: d.Description, Markdown: d.Markdown, Truncated: d.Truncated,
 		Links: d.Links, LinksTotal: len(d.Links),
 		Document: &DocumentInfo{Kind: string(d.Kind), Pages: d.Pages, Notes: d.Notes}}
 	if page.Links == nil {

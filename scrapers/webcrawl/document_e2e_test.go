@@ -32,7 +32,7 @@ func documentSite(t *testing.T) *httptest.Server {
 		{Texts: append([]pdftest.Text{{X: 72, Y: 720, Size: 20, Bold: true, S: "Reading Small Papers"}},
 			pdftest.Lines(72, 690, 11, "Papers are read one column at a time.", "2023. was a good year for reading.")...)},
 		{Texts: pdftest.Lines(72, 720, 11, "The second page of the paper.")},
-	}, pdftest.Options{Title: "Reading Small Papers", Author: "A. Reader", Lang: "en"})
+	}, pdftest.Options{Title: "Reading Small Papers", Author: "A. Reader", Subject: "How to read papers", Lang: "en"})
 	scan := pdftest.PDF([]pdftest.Page{{Shapes: true}}, pdftest.Options{})
 	locked := pdftest.PDF([]pdftest.Page{{Texts: pdftest.Lines(72, 700, 11, "Secret.")}}, pdftest.Options{Encrypt: true, UserPassword: "u", OwnerPassword: "o"})
 	mux := http.NewServeMux()
@@ -86,8 +86,8 @@ func TestDocumentsThroughTheHost(t *testing.T) {
 		}
 	}
 	doc, _ := pdf["document"].(map[string]any)
-	if pdf["title"] != "Reading Small Papers" || pdf["byline"] != "A. Reader" || pdf["language"] != "en" || doc["kind"] != "pdf" || doc["pages"] != float64(2) || pdf["depth"] != float64(1) {
-		t.Errorf("the PDF's item: title %v byline %v language %v document %v depth %v", pdf["title"], pdf["byline"], pdf["language"], doc, pdf["depth"])
+	if pdf["title"] != "Reading Small Papers" || pdf["byline"] != "A. Reader" || pdf["description"] != "How to read papers" || pdf["language"] != "en" || doc["kind"] != "pdf" || doc["pages"] != float64(2) || pdf["depth"] != float64(1) {
+		t.Errorf("the PDF's item: title %v byline %v description %v language %v document %v depth %v", pdf["title"], pdf["byline"], pdf["description"], pdf["language"], doc, pdf["depth"])
 	}
 	if dl := got[site.URL+"/download"]; dl == nil || !strings.Contains(fmt.Sprint(dl["markdown"]), "# Reading Small Papers") {
 		t.Errorf("a PDF served as application/octet-stream was not converted: %v", dl)

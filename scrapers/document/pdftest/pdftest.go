@@ -32,7 +32,7 @@ type Page struct {
 
 // Options are the document's info and security.
 type Options struct {
-	Title, Author, Lang string
+	Title, Author, Subject, Lang string
 	// Encrypt uses the standard security handler with these passwords; an
 	// empty UserPassword opens without one (an owner password only).
 	Encrypt                     bool
@@ -165,6 +165,9 @@ func PDF(pages []Page, o Options) []byte {
 	}
 	if o.Author != "" {
 		info += " /Author " + w.str(5, o.Author)
+	}
+	if o.Subject != "" {
+		info += " /Subject " + w.str(5, o.Subject)
 	}
 	w.obj(5, info+" >>")
 	if o.Encrypt {
