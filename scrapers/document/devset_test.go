@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"unicode"
 	"time"
+	"unicode"
 
 	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 )

@@ -133,7 +133,7 @@ func blocks(lines []textLine, body float64, levels map[float64]int) []block {
 		if cur != nil && !sameBlock(cur.lines[len(cur.lines)-1], l) {
 			cur = nil
 		}
-		startsItem := bulletRe.MatchString(l.text) || numberedRe.MatchString(l.text) && (cur == nil || cur.kind == listItem)
+		startsItem := l.dingbat || bulletRe.MatchString(l.text) || numberedRe.MatchString(l.text) && (cur == nil || cur.kind == listItem)
 		if cur != nil && startsItem {
 			cur = nil
 		}
@@ -252,7 +252,7 @@ func writeBlock(b *strings.Builder, bl block) {
 		b.WriteString(escapeInline(strings.Join(strings.Fields(joinText(bl.lines)), " ")))
 	case listItem:
 		first := bl.lines[0].text
-		if bulletRe.MatchString(first) {
+		if bulletRe.MatchString(first) || bl.lines[0].dingbat {
 			_, size := utf8.DecodeRuneInString(first)
 			b.WriteString("- ")
 			b.WriteString(escapeLine(first[size:]))

@@ -233,6 +233,7 @@ type textLine struct {
 	cells             []string // the line split at wide gaps, for a line of a table (markCells)
 	bold              bool     // weighed and bold
 	weighed           bool     // its weight was asked (markBold)
+	dingbat           bool     // it starts with a bullet drawn from a symbol font ("r " in Wingdings: markDingbats)
 	placed            bool     // the geometry is known
 }
 
@@ -257,14 +258,10 @@ func readPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, index int, links
 	if cc.Count <= 0 {
 		return pl, nil
 	}
-	txt, err := inst.FPDFText_GetText(&requests.FPDFText_GetText{TextPage: tp.TextPage, StartIndex: 0, Count: cc.Count})
+	runes, placed, err := pageRunes(inst, tp.TextPage, cc.Count)
 	if err != nil {
 		return pl, err
 	}
-	text := strings.ToValidUTF8(txt.Text, "\uFFFD")
-	text = strings.TrimRight(text, "\x00")
-	runes := []rune(text)
-	placed := len(runes) == cc.Count // one rune per character index (no pairs)
 	start := 0
 	var spans [][2]int           // each line's first and last character
 	emit := func(from, to int) { // runes[from:to] is a line
@@ -300,6 +297,7 @@ func readPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, index int, links
 	if placed {
 		markBold(inst, tp.TextPage, pl.lines, spans)
 		markCells(inst, tp.TextPage, pl.lines, spans, runes)
+		markDingbats(inst, tp.TextPage, pl.lines, spans, runes)
 	}
 	pageLinks(inst, tp.TextPage, links)
 	return pl, nil
@@ -308,6 +306,44 @@ func readPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, index int, links
 // fillGeometry places a line by its first character's loose box (the font's
 // ascent to descent, so that lines of one type size are boxes of one
 // height) and type size; a few engine calls a line, not one per character.
+// textChunk is how many characters of a page are asked for at once.
+const textChunk = 512
+
+// pageRunes is a page's text, one rune per character index, so that a line's
+// characters can be asked where they are. The text is asked a chunk at a
+// time; a chunk whose text does not have one rune per character (a glyph
+// without Unicode, a pair of UTF-16 halves) is asked character by
+// character. placed is false when even that fails: the text, not aligned.
+func pageRunes(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, count int) (runes []rune, placed bool, err error) {
+	runes = make([]rune, 0, count)
+	for start := 0; start < count; start += textChunk {
+		n := min(textChunk, count-start)
+		txt, err := inst.FPDFText_GetText(&requests.FPDFText_GetText{TextPage: tp, StartIndex: start, Count: n})
+		if err != nil {
+			return nil, false, err
+		}
+		chunk := []rune(strings.ToValidUTF8(strings.TrimRight(txt.Text, "\x00"), "\uFFFD"))
+		if len(chunk) == n {
+			runes = append(runes, chunk...)
+			continue
+		}
+		for i := start; i < start+n; i++ {
+			u, err := inst.FPDFText_GetUnicode(&requests.FPDFText_GetUnicode{TextPage: tp, Index: i})
+			if err != nil {
+				// Not aligned: keep the text PDFium gives for the rest.
+				return append(runes, chunk...), false, nil
+			}
+			r := rune(u.Unicode)
+			if r == '\r' || r == '\n' || r >= 0x20 && r != 0xfffe && r != 0xffff && utf8.ValidRune(r) {
+				runes = append(runes, r)
+			} else {
+				runes = append(runes, 0) // a glyph without Unicode: blank
+			}
+		}
+	}
+	return runes, true, nil
+}
+
 func fillGeometry(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, first int, ln *textLine) {
 	box, err := inst.FPDFText_GetLooseCharBox(&requests.FPDFText_GetLooseCharBox{TextPage: tp, Index: first})
 	if err != nil {
@@ -376,6 +412,24 @@ func markCells(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, lines []textLine
 			}
 		}
 		i = max(j, i+1)
+	}
+}
+
+// markDingbats finds the lines that start with one character and a space
+// where that character is drawn from a symbol font (Wingdings, Symbol,
+// ZapfDingbats): a bullet that the text layer calls "r", "n" or "§".
+func markDingbats(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, lines []textLine, spans [][2]int, runes []rune) {
+	for i := range lines {
+		from := spans[i][0]
+		if from+1 > spans[i][1] || !isBlank(runes[from+1]) || isBlank(runes[from]) {
+			continue
+		}
+		fi, err := inst.FPDFText_GetFontInfo(&requests.FPDFText_GetFontInfo{TextPage: tp, Index: from})
+		if err != nil {
+			continue
+		}
+		name := strings.ToLower(fi.FontName)
+		lines[i].dingbat = strings.Contains(name, "wingding") || strings.Contains(name, "dingbat") || strings.Contains(name, "symbol") || strings.Contains(name, "webding")
 	}
 }
 
