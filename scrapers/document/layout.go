@@ -1,6 +1,7 @@
 package document
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"regexp"
@@ -53,18 +54,29 @@ func layout(pages []pageLines) laidOut {
 	levels := headingLevels(pages, body)
 	var out laidOut
 	var b strings.Builder
+	// The title a reader sees: the first top-level heading of the first two
+	// pages (a cover's running text is often set smaller), else the first
+	// heading.
+	var first, top string
 	for pi, p := range pages {
 		if pi > 0 || p.number > 1 {
 			fmt.Fprintf(&b, "<!-- page %d -->\n\n", p.number)
 		}
 		for _, bl := range blocks(p.lines, body, levels) {
-			if bl.kind == heading && out.title == "" {
-				out.title = strings.Join(strings.Fields(joinText(bl.lines)), " ")
+			if bl.kind == heading {
+				text := strings.Join(strings.Fields(joinText(bl.lines)), " ")
+				if first == "" {
+					first = text
+				}
+				if top == "" && bl.level == 1 && p.number <= 2 {
+					top = text
+				}
 			}
 			writeBlock(&b, bl)
 			b.WriteString("\n\n")
 		}
 	}
+	out.title = cmp.Or(top, first)
 	out.markdown = strings.TrimRight(b.String(), "\n") + "\n"
 	return out
 }
