@@ -1,9 +1,7 @@
 package instagram
 
 import (
-	"encoding/base64"
-	"encoding/json"
-	"fmt"
+	"context"
 	"regexp"
 
 	"github.com/surfsense/pluginhost/scrapers"
@@ -11,8 +9,8 @@ import (
 
 // Kinds of listing a cursor continues.
 const (
-	cursorPosts    = "posts"    // a profile's posts (scrape)
-	cursorComments = "comments" // a post's comments (details)
+	cursorPosts    = "posts"    // a profile's posts (scrape): Key username, ID user id
+	cursorComments = "comments" // a post's comments (details): Key shortcode, ID media id
 )
 
 // maxCursorLen bounds a cursor argument (as the schema says,
@@ -23,43 +21,41 @@ const maxCursorLen = scrapers.MaxCursorLen
 var digitsRE = regexp.MustCompile(`^[0-9]{1,30}$`)
 
 // listCursor is what the tools return as next_cursor and take back as
-// cursor: which listing it continues (a profile by its username and user
-// id, a post by its shortcode and media id), Instagram's own end_cursor of
-// the page to read next ("" for the first page, read through the API), and
-// how many items of that page were returned already (when max_items or
-// comments stopped inside a page), so that nothing is skipped or repeated.
-// It travels as unpadded base64url JSON: opaque to the caller.
-type listCursor struct {
-	Kind  string `json:"k"`
-	Key   string `json:"u"`  // username or shortcode
-	ID    string `json:"id"` // user id or media id
-	After string `json:"c,omitempty"`
-	Skip  int    `json:"s,omitempty"`
-}
+// cursor (see scrapers.ListCursor); Instagram's always carry their key and
+// id.
+type listCursor scrapers.ListCursor
 
-func (c listCursor) String() string {
-	b, _ := json.Marshal(c)
-	return base64.RawURLEncoding.EncodeToString(b)
-}
+var cursors = scrapers.ListCursorCodec{MaxSkip: maxPageSize, MaxField: maxCursorLen, KeepEmptyKeys: true, Valid: func(c scrapers.ListCursor) bool {
+	switch c.Kind {
+	case cursorPosts:
+		return usernameRE.MatchString(c.Key) && digitsRE.MatchString(c.ID)
+	case cursorComments:
+		return shortcodeRE.MatchString(c.Key) && digitsRE.MatchString(c.ID)
+	}
+	return false
+}}
+
+func (c listCursor) String() string { return cursors.Encode(scrapers.ListCursor(c)) }
 
 // parseCursor reads a cursor argument; the error completes "cursor ".
 func parseCursor(s string) (listCursor, error) {
-	var c listCursor
-	if len(s) > maxCursorLen {
-		return c, fmt.Errorf("is longer than %d characters; give the next_cursor of a previous answer as it was", maxCursorLen)
-	}
-	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil || json.Unmarshal(b, &c) != nil {
-		return listCursor{}, fmt.Errorf("is not a cursor this plugin gave (give the next_cursor of a previous answer as it was)")
-	}
-	switch {
-	case c.Kind == cursorPosts && usernameRE.MatchString(c.Key) && digitsRE.MatchString(c.ID):
-	case c.Kind == cursorComments && shortcodeRE.MatchString(c.Key) && digitsRE.MatchString(c.ID):
-	default:
-		return listCursor{}, fmt.Errorf("is not a cursor this plugin gave (give the next_cursor of a previous answer as it was)")
-	}
-	if c.Skip < 0 || c.Skip > maxPageSize || len(c.After) > maxCursorLen {
-		return listCursor{}, fmt.Errorf("is not a cursor this plugin gave (give the next_cursor of a previous answer as it was)")
-	}
-	return c, nil
+	c, err := cursors.Parse(s)
+	return listCursor(c), err
+}
+
+// maxListPages bounds the API pages one listing reads.
+const maxListPages = 10
+
+// pageOf is one page of a listing Instagram pages with end_cursor.
+type pageOf[T any] = scrapers.ListPage[T]
+
+// position is where a listing stands: the end_cursor of a page ("" for
+// the first) and how many of its items were returned already.
+type position = scrapers.ListPosition
+
+// walk returns items of a listing from start until want are added (each
+// item add is given counts, new or not), the listing ends, or Instagram
+// stops answering; see scrapers.WalkListing.
+func walk[T any](ctx context.Context, want int, start position, first *pageOf[T], fetch func(ctx context.Context, after string, n int) (*pageOf[T], error), add func(T)) (have int, next *position, err error) {
+	return scrapers.WalkListing(ctx, want, start, first, maxPageSize, maxListPages, fetch, func(x T) bool { add(x); return true })
 }

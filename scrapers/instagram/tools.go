@@ -89,62 +89,6 @@ func (t target) name() string {
 	return origin + "/p/" + t.shortcode + "/"
 }
 
-// maxListPages bounds the API pages one listing reads.
-const maxListPages = 10
-
-// pageOf is one page of a listing Instagram pages with end_cursor.
-type pageOf[T any] struct {
-	Items  []T
-	Cursor string // end_cursor: where the next page starts
-	More   bool
-}
-
-// position is where a listing stands: the end_cursor of a page ("" for
-// the first) and how many of its items were returned already.
-type position struct {
-	After string
-	Skip  int
-}
-
-// walk returns items of a listing from start until want are added, the
-// listing ends, or Instagram stops answering. first, when given, is the
-// page at start (the one a page embeds). fetch asks the page after a
-// cursor for n items. It returns how many it added, where the listing
-// continues (nil at its end), and the error that stopped it, if any, in
-// which case next is where to try again.
-func walk[T any](ctx context.Context, want int, start position, first *pageOf[T], fetch func(ctx context.Context, after string, n int) (*pageOf[T], error), add func(T)) (have int, next *position, err error) {
-	at, pg := start, first
-	for pages := 0; ; pages++ {
-		if pg == nil {
-			if pages >= maxListPages {
-				return have, &at, fmt.Errorf("stopped after %d pages", maxListPages)
-			}
-			if ctx.Err() != nil {
-				return have, &at, scrapers.ContextError(ctx)
-			}
-			if pg, err = fetch(ctx, at.After, min(maxPageSize, at.Skip+want-have)); err != nil {
-				return have, &at, err
-			}
-		}
-		i := at.Skip
-		for ; i < len(pg.Items) && have < want; i++ {
-			add(pg.Items[i])
-			have++
-		}
-		switch {
-		case have >= want && i < len(pg.Items):
-			return have, &position{After: at.After, Skip: i}, nil
-		case !pg.More || pg.Cursor == "" || pg.Cursor == at.After:
-			// The end, or a cursor that does not move (which would
-			// read the same page again and again).
-			return have, nil, nil
-		case have >= want:
-			return have, &position{After: pg.Cursor}, nil
-		}
-		at, pg = position{After: pg.Cursor}, nil
-	}
-}
-
 // listPosts adds a profile's posts from start (first, when given, being
 // the page there) up to want, and returns the cursor that continues them.
 func (s *scraper) listPosts(ctx context.Context, j *scrapers.SerialJob, username, userID string, start position, first *pageOf[Post], want int) (*listCursor, error) {

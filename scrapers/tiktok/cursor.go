@@ -2,8 +2,6 @@ package tiktok
 
 import (
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"regexp"
 
@@ -24,54 +22,39 @@ const (
 // scrapers.Tool.WithCursor).
 const maxCursorLen = scrapers.MaxCursorLen
 
-const badCursor = "is not a cursor this plugin gave (give the next_cursor of a previous answer as it was)"
+const badCursor = scrapers.BadListCursor
 
 // listCursor is what the tools return as next_cursor and take back as
-// cursor: which listing it continues, TikTok's own cursor of the page to
-// read next ("" for the first), and how many items of that page were
-// returned already (when max_items stopped inside a page), so that nothing
-// is skipped or repeated. It travels as unpadded base64url JSON: opaque to
-// the caller.
-type listCursor struct {
-	Kind  string `json:"k"`
-	Key   string `json:"u,omitempty"`
-	ID    string `json:"id,omitempty"`
-	After string `json:"c,omitempty"`
-	Skip  int    `json:"s,omitempty"`
-}
+// cursor (see scrapers.ListCursor): which listing it continues, TikTok's
+// own cursor of the page to read next ("" for the first), and how many
+// items of that page were returned already.
+type listCursor scrapers.ListCursor
 
-func (c listCursor) String() string {
-	b, _ := json.Marshal(c)
-	return base64.RawURLEncoding.EncodeToString(b)
-}
+var cursors = scrapers.ListCursorCodec{MaxSkip: 1000, MaxField: 512, Valid: func(c scrapers.ListCursor) bool {
+	switch c.Kind {
+	case cursorProfile:
+		return usernameRE.MatchString(c.Key) && secUIDRE.MatchString(c.ID)
+	case cursorHashtag:
+		return validHashtag(c.Key) && digitsOnly(c.ID) && c.ID != ""
+	case cursorSearchVideo, cursorSearchUser:
+		return validQuery(c.Key)
+	case cursorTrending:
+		return c.Key == ""
+	case cursorComments:
+		return videoIDRE.MatchString(c.Key) && (c.ID == "" || usernameRE.MatchString(c.ID))
+	}
+	return false
+}}
+
+func (c listCursor) String() string { return cursors.Encode(scrapers.ListCursor(c)) }
 
 // parseCursor reads a cursor argument; the error completes "cursor ".
 func parseCursor(s string) (listCursor, error) {
-	var c listCursor
 	if len(s) > maxCursorLen {
-		return c, fmt.Errorf("is longer than %d characters; %s", maxCursorLen, badCursor)
+		return listCursor{}, fmt.Errorf("is longer than %d characters; %s", maxCursorLen, badCursor)
 	}
-	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil || json.Unmarshal(b, &c) != nil || c.Skip < 0 || c.Skip > 1000 || len(c.After) > 512 || len(c.ID) > 512 {
-		return listCursor{}, fmt.Errorf("%s", badCursor)
-	}
-	ok := false
-	switch c.Kind {
-	case cursorProfile:
-		ok = usernameRE.MatchString(c.Key) && secUIDRE.MatchString(c.ID)
-	case cursorHashtag:
-		ok = validHashtag(c.Key) && digitsOnly(c.ID) && c.ID != ""
-	case cursorSearchVideo, cursorSearchUser:
-		ok = validQuery(c.Key)
-	case cursorTrending:
-		ok = c.Key == ""
-	case cursorComments:
-		ok = videoIDRE.MatchString(c.Key) && (c.ID == "" || usernameRE.MatchString(c.ID))
-	}
-	if !ok {
-		return listCursor{}, fmt.Errorf("%s", badCursor)
-	}
-	return c, nil
+	c, err := cursors.Parse(s)
+	return listCursor(c), err
 }
 
 var secUIDRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,200}$`)
@@ -89,63 +72,17 @@ func digitsOnly(s string) bool {
 const maxListPages = 10
 
 // pageOf is one page of a listing TikTok pages with a cursor.
-type pageOf[T any] struct {
-	Items  []T
-	Cursor string // where the next page starts
-	More   bool
-}
+type pageOf[T any] = scrapers.ListPage[T]
 
 // position is where a listing stands: TikTok's cursor of a page ("" for
 // the first) and how many of its items were returned already.
-type position struct {
-	After string
-	Skip  int
-}
+type position = scrapers.ListPosition
 
 // walk returns items of a listing from start until want are added, the
-// listing ends, or TikTok stops answering. first, when given, is the page
-// at start. fetch asks the page at a cursor for n items; add adds an item
-// and says whether it was new (a page of nothing new ends the walk, as
-// does a cursor that does not move). It returns how many were added, where
-// the listing continues (nil at its end), and the error that stopped it,
-// in which case next is where to try again.
+// listing ends, or TikTok stops answering; see scrapers.WalkListing.
+// TikTok often sends fewer than asked (20 comments of 50): it may read
+// pages of half the size, and a bound all the same.
 func walk[T any](ctx context.Context, want int, start position, first *pageOf[T], pageSize int,
 	fetch func(ctx context.Context, at string, n int) (*pageOf[T], error), add func(T) bool) (have int, next *position, err error) {
-	at, pg := start, first
-	// TikTok often sends fewer than asked (20 comments of 50): room for
-	// pages of half the size, and a bound all the same.
-	maxPages := max(maxListPages, 2*(want+pageSize-1)/pageSize+5)
-	for pages := 0; ; pages++ {
-		if pg == nil {
-			if pages >= maxPages {
-				return have, &at, fmt.Errorf("stopped after %d pages", maxPages)
-			}
-			if ctx.Err() != nil {
-				return have, &at, scrapers.ContextError(ctx)
-			}
-			if pg, err = fetch(ctx, at.After, min(pageSize, at.Skip+want-have)); err != nil {
-				return have, &at, err
-			}
-		}
-		i, fresh := at.Skip, 0
-		for ; i < len(pg.Items) && have < want; i++ {
-			if add(pg.Items[i]) {
-				have++
-				fresh++
-			}
-		}
-		switch {
-		case have >= want && i < len(pg.Items):
-			return have, &position{After: at.After, Skip: i}, nil
-		case !pg.More || pg.Cursor == "" || pg.Cursor == at.After:
-			return have, nil, nil
-		case have >= want:
-			return have, &position{After: pg.Cursor}, nil
-		case fresh == 0 && i > at.Skip:
-			// TikTok sent only what it had sent already: stop here, and
-			// let the caller go on from the next page.
-			return have, &position{After: pg.Cursor}, nil
-		}
-		at, pg = position{After: pg.Cursor}, nil
-	}
+	return scrapers.WalkListing(ctx, want, start, first, pageSize, max(maxListPages, 2*(want+pageSize-1)/pageSize+5), fetch, add)
 }
