@@ -28,7 +28,7 @@ var (
 	// also names an article (a product page with a review article).
 	otherTypes = map[string]bool{"product": true, "discussionforumposting": true, "qapage": true, "itemlist": true,
 		"collectionpage": true, "searchresultspage": true, "techarticle": true, "apireference": true,
-		"jobposting": true, "offer": false}
+		"jobposting": true}
 )
 
 // ldTypes are the schema.org types a page's JSON-LD names, lower-cased.

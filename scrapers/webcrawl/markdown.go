@@ -301,13 +301,3 @@ func wholePage(sc *scanned) (*html.Node, error) {
 	}
 	return doc, nil
 }
-
-func nonEmpty(vs ...string) []string {
-	var out []string
-	for _, v := range vs {
-		if strings.TrimSpace(v) != "" {
-			out = append(out, v)
-		}
-	}
-	return out
-}

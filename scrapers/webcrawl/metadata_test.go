@@ -2,6 +2,7 @@ package webcrawl
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -44,30 +45,14 @@ func TestNeverSilentlyEmpty(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.Markdown == "" && c.want != "" || !contains(p.Markdown, c.want) {
+		if p.Markdown == "" && c.want != "" || !strings.Contains(p.Markdown, c.want) {
 			t.Errorf("%s: markdown %q, want it to hold %q", c.name, p.Markdown, c.want)
 		}
-		if c.note != "" && !containsNote(p.Notes, c.note) {
+		if c.note != "" && !slices.Contains(p.Notes, c.note) {
 			t.Errorf("%s: notes %q, want %q", c.name, p.Notes, c.note)
 		}
 	}
 }
 
-const longText = "This is the page's own text, long enough to be its content: a paragraph that a reader came for, with commas, clauses and more than a few words in it, repeated. " +
-	"This is the page's own text, long enough to be its content: a paragraph that a reader came for, with commas, clauses and more than a few words in it, repeated. " +
-	"This is the page's own text, long enough to be its content: a paragraph that a reader came for, with commas, clauses and more than a few words in it, repeated. " +
-	"This is the page's own text, long enough to be its content: a paragraph that a reader came for, with commas, clauses and more than a few words in it, repeated. " +
-	"This is the page's own text, long enough to be its content: a paragraph that a reader came for, with commas, clauses and more than a few words in it, repeated. " +
-	"This is the page's own text, long enough to be its content: a paragraph that a reader came for, with commas, clauses and more than a few words in it, repeated. " +
-	"This is the page's own text, long enough to be its content: a paragraph that a reader came for, with commas, clauses and more than a few words in it, repeated."
-
-func contains(s, sub string) bool { return strings.Contains(s, sub) }
-
-func containsNote(notes []string, n string) bool {
-	for _, x := range notes {
-		if x == n {
-			return true
-		}
-	}
-	return false
-}
+// longText is a paragraph long enough to be a page's content.
+var longText = strings.TrimSpace(strings.Repeat("This is the page's own text, long enough to be its content: a paragraph that a reader came for, with commas, clauses and more than a few words in it, repeated. ", 7))

@@ -72,10 +72,8 @@ func F1(predicted, reference string) Score {
 // Table averages scores over pages, overall and per page type (macro
 // averages, as evaluate.py reports them).
 type Table struct {
-	N      map[string]int
-	Sum    map[string]Score
-	Empty  int      // predictions with no token on pages whose reference has some
-	Emptys []string // their ids
+	N   map[string]int
+	Sum map[string]Score
 }
 
 // NewTable is an empty table.
@@ -96,10 +94,6 @@ func (t *Table) Add(p Page, predicted string) Score {
 		sum.R += s.R
 		sum.F1 += s.F1
 		t.Sum[k] = sum
-	}
-	if len(Tokens(predicted)) == 0 && len(Tokens(p.Reference)) > 0 {
-		t.Empty++
-		t.Emptys = append(t.Emptys, p.ID)
 	}
 	return s
 }

@@ -1,0 +1,88 @@
+package webcrawl
+
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Small readers of the parsed page that the content choice (region.go,
+// asides.go) and the metadata use.
+
+func attrOf(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+func hasHint(s string, hints []string) bool {
+	for _, h := range hints {
+		if strings.Contains(s, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// classAndID is an element's class and id, lower-cased, for the hint lists.
+func classAndID(n *html.Node) string {
+	c, id := attrOf(n, "class"), attrOf(n, "id")
+	if c == "" && id == "" {
+		return ""
+	}
+	return strings.ToLower(c + " " + id)
+}
+
+// textLen counts a text node's characters with runs of white space as one.
+func textLen(s string) int {
+	n, space := 0, false
+	for _, r := range s {
+		if r == ' ' || r == '\n' || r == '\t' || r == '\r' || r == '\f' {
+			if !space {
+				n++
+			}
+			space = true
+			continue
+		}
+		space = false
+		n++
+	}
+	return n
+}
+
+// nodeText is up to limit bytes of n's text.
+func nodeText(n *html.Node, limit int) string {
+	var b strings.Builder
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil && b.Len() < limit; c = c.NextSibling {
+			switch c.Type {
+			case html.TextNode:
+				b.WriteString(c.Data)
+			case html.ElementNode:
+				walk(c)
+			}
+		}
+	}
+	walk(n)
+	return truncateBytes(b.String(), limit)
+}
+
+// findElement is the first element with tag a under n, depth first.
+func findElement(n *html.Node, a atom.Atom) *html.Node {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			if c.DataAtom == a {
+				return c
+			}
+			if f := findElement(c, a); f != nil {
+				return f
+			}
+		}
+	}
+	return nil
+}
