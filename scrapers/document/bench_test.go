@@ -6,12 +6,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	rtmetrics "runtime/metrics"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 )
 
 // BenchmarkPDF converts each document of the development set that has a
@@ -96,7 +96,7 @@ func BenchmarkPDFMemory(b *testing.B) {
 	// The engine's load: from the compilation cache when it is warm, else
 	// compiled (run with XDG_CACHE_HOME set to an empty folder to see that).
 	var took time.Duration
-	rss, heap := peakDuring(func() {
+	rss, heap := scrapertest.PeakDuring(func() {
 		if took, err = WarmUp(); err != nil {
 			b.Fatal(err)
 		}
@@ -107,7 +107,7 @@ func BenchmarkPDFMemory(b *testing.B) {
 			var rss, heap float64
 			for b.Loop() {
 				runtime.GC()
-				r, h := peakDuring(func() {
+				r, h := scrapertest.PeakDuring(func() {
 					var wg sync.WaitGroup
 					for range at {
 						wg.Go(func() {
@@ -124,40 +124,4 @@ func BenchmarkPDFMemory(b *testing.B) {
 			b.ReportMetric(heap, "peak-heap-MB")
 		})
 	}
-}
-
-// peakDuring runs f and returns the process's peak RSS during it (0 when
-// VmHWM cannot be reset) and the peak live heap, in MB.
-func peakDuring(f func()) (rssMB, heapMB float64) {
-	canReset := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil
-	sample := []rtmetrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	var peak uint64
-	stop, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		t := time.NewTicker(time.Millisecond)
-		defer t.Stop()
-		for {
-			rtmetrics.Read(sample)
-			peak = max(peak, sample[0].Value.Uint64())
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-			}
-		}
-	}()
-	f()
-	close(stop)
-	<-done
-	if canReset {
-		st, _ := os.ReadFile("/proc/self/status")
-		for _, l := range strings.Split(string(st), "\n") {
-			if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
-				kb, _ := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 64)
-				rssMB = kb / 1024
-			}
-		}
-	}
-	return rssMB, float64(peak) / (1 << 20)
 }

@@ -212,7 +212,7 @@ func BenchmarkPDFMemory(b *testing.B) {
 			var peakRSS, peakHeap float64
 			for b.Loop() {
 				runtime.GC()
-				rss, heap := measurePeak(func() {
+				rss, heap := scrapertest.PeakDuring(func() {
 					var wg sync.WaitGroup
 					for _, cs := range sessions {
 						wg.Go(func() { crawl(cs) })

@@ -5,20 +5,18 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"runtime"
-	rtmetrics "runtime/metrics"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/surfsense/pluginhost/host/hosttest"
 	"github.com/surfsense/pluginhost/scrapers"
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 	"github.com/surfsense/pluginhost/scrapers/webcrawl"
 )
 
@@ -68,7 +66,7 @@ func BenchmarkCrawlMemory(b *testing.B) {
 			var peakRSS, peakHeap float64
 			for b.Loop() {
 				runtime.GC()
-				rss, heap := measurePeak(func() {
+				rss, heap := scrapertest.PeakDuring(func() {
 					for range tc.rounds {
 						var wg sync.WaitGroup
 						for i, cs := range sessions {
@@ -83,52 +81,6 @@ func BenchmarkCrawlMemory(b *testing.B) {
 			b.ReportMetric(peakHeap, "peak-heap-MB")
 		})
 	}
-}
-
-// measurePeak runs f and returns the process's peak RSS during it (VmHWM
-// after clearing it; 0 when the kernel does not allow that) and the peak
-// live heap, both in MB.
-func measurePeak(f func()) (rssMB, heapMB float64) {
-	canReset := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil
-	sample := []rtmetrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	var peak uint64
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		t := time.NewTicker(time.Millisecond)
-		defer t.Stop()
-		for {
-			rtmetrics.Read(sample)
-			peak = max(peak, sample[0].Value.Uint64())
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-			}
-		}
-	}()
-	f()
-	close(stop)
-	<-done
-	if canReset {
-		rssMB = vmHWM() / 1024
-	}
-	return rssMB, float64(peak) / (1 << 20)
-}
-
-func vmHWM() float64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kb, _ := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 64)
-			return kb
-		}
-	}
-	return 0
 }
 
 func linksPage(n int) []byte {
