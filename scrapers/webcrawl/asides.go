@@ -53,8 +53,8 @@ func asideHeading(text string, article bool) bool {
 // dropAsides unlinks, under n, the sections titled by such headings: the
 // heading's parent when that holds little of the content (a box of its
 // own), else the heading and what follows it up to the next heading.
-func dropAsides(n *html.Node, article bool) {
-	sizes := textSizes{}
+func dropAsides(n *html.Node, article bool, sizes textSizes) {
+	clear(sizes)
 	total := measureText(n, sizes)
 	var found []*html.Node
 	var walk func(*html.Node)

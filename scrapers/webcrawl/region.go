@@ -78,6 +78,8 @@ func classTokens(n *html.Node, f func(string) bool) bool {
 // textSizes measures the text under each element once.
 type textSizes map[*html.Node]int
 
+// measureText is the text under n, recorded for n and every element under
+// it in sizes (nil: the total alone).
 func measureText(n *html.Node, sizes textSizes) int {
 	t := 0
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -88,7 +90,9 @@ func measureText(n *html.Node, sizes textSizes) int {
 			t += measureText(c, sizes)
 		}
 	}
-	sizes[n] = t
+	if sizes != nil {
+		sizes[n] = t
+	}
 	return t
 }
 
@@ -210,19 +214,23 @@ func chooseContent(body *html.Node, kind pageKind) ([]*html.Node, string) {
 	for _, n := range gone {
 		n.Parent.RemoveChild(n)
 	}
-	sizes := textSizes{}
+	// The page's sizes are measured again after the pruning, into the same
+	// map; the paragraph map is the later passes' scratch. (A page of
+	// 100,000 elements makes each map a few MB: they are not made anew.)
+	sizes, scratch := sz.text, sz.para
+	clear(sizes)
 	left := measureText(body, sizes)
 	region := mainRegion(body, sizes)
 	chosen := region
 	if kind == kindArticle {
-		chosen = articleBody(region)
-		dropLinkLists(chosen)
-		sizes[chosen] = measureText(chosen, textSizes{})
-	} else if body := articleBody(region); body != region && float64(textOf(body, sizes)) >= otherShare*float64(sizes[region]) {
+		chosen = articleBody(region, scratch)
+		dropLinkLists(chosen, scratch)
+		sizes[chosen] = measureText(chosen, nil)
+	} else if body := articleBody(region, scratch); body != region && float64(textOf(body, sizes)) >= otherShare*float64(sizes[region]) {
 		chosen = body
 	}
 	dropRepeats(chosen)
-	dropAsides(chosen, kind == kindArticle)
+	dropAsides(chosen, kind == kindArticle, scratch)
 	if tooLittle(textOf(chosen, sizes), left) {
 		if chosen != region && !tooLittle(sizes[region], left) {
 			return []*html.Node{region}, noteWider
@@ -237,7 +245,7 @@ func textOf(n *html.Node, sizes textSizes) int {
 	if t, ok := sizes[n]; ok {
 		return t
 	}
-	return measureText(n, textSizes{})
+	return measureText(n, nil)
 }
 
 // tooLittle says whether a chosen part holding text characters is too
@@ -278,8 +286,8 @@ func blockText(n *html.Node, in bool, sizes textSizes) int {
 // holds nearly all of its running text (the lowest element with at least
 // articleShare of it), so that what sits beside the text (bylines, share
 // bars, related links, newsletter boxes) is left out.
-func articleBody(region *html.Node) *html.Node {
-	sizes := textSizes{}
+func articleBody(region *html.Node, sizes textSizes) *html.Node {
+	clear(sizes)
 	total := blockText(region, false, sizes)
 	if total == 0 {
 		return region
@@ -325,8 +333,9 @@ func srOnly(n *html.Node) bool {
 // lists of links (related stories, "read next", tag clouds): blocks whose
 // text is mostly link text, that hold no paragraph of their own and less
 // than two fifths of the article (more is the article: a list of recipes).
-func dropLinkLists(root *html.Node) {
-	text, link := textSizes{}, textSizes{}
+func dropLinkLists(root *html.Node, text textSizes) {
+	clear(text)
+	link := textSizes{}
 	measureLinks(root, false, text, link)
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
