@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/surfsense/pluginhost/host"
 	"github.com/surfsense/pluginhost/host/hosttest"
 	"github.com/surfsense/pluginhost/scrapers"
 	"github.com/surfsense/pluginhost/scrapers/scrapertest"
@@ -22,7 +23,8 @@ import (
 
 // BenchmarkCrawlMemory crawls a 3.4 MB page of 100,000 links through a real
 // host (MCP over HTTP, the SDK client), twice in a row and then 50 at once
-// (from 50 licenses, so that no per-license limit queues them), and reports
+// (from 50 licenses, so that no per-license limit queues them), the last
+// with the page budget the deploy files set (PAGES_MEMORY=256MiB), and reports
 // the process's peak RSS (VmHWM, reset before each run) and the peak live
 // heap sampled every millisecond. The whole process is measured: host,
 // stand-in site and clients together.
@@ -41,7 +43,6 @@ func BenchmarkCrawlMemory(b *testing.B) {
 		defer srv.Close()
 		origins[i] = srv.URL
 	}
-	h := hosttest.Start(b, hosttest.Options{Plugins: []scrapers.Constructor{webcrawl.New}})
 	var n atomic.Int64
 	crawl := func(cs *mcp.ClientSession, origin string) {
 		u := origin + "/links?n=" + strconv.FormatInt(n.Add(1), 10) // distinct calls: no cache answers
@@ -54,11 +55,13 @@ func BenchmarkCrawlMemory(b *testing.B) {
 		}
 	}
 	for _, tc := range []struct {
-		name     string
-		sessions int
-		rounds   int
-	}{{"twice", 1, 2}, {"50-at-once", 50, 1}} {
+		name        string
+		sessions    int
+		rounds      int
+		pagesMemory int64 // PAGES_MEMORY; 0 is its default, a quarter of the machine's memory here
+	}{{"twice", 1, 2, 0}, {"50-at-once", 50, 1, 0}, {"50-at-once-PAGES_MEMORY=256MiB", 50, 1, 256 << 20}} {
 		b.Run(tc.name, func(b *testing.B) {
+			h := hosttest.Start(b, hosttest.Options{Plugins: []scrapers.Constructor{webcrawl.New}, Config: func(c *host.Config) { c.PagesMemory = tc.pagesMemory }})
 			sessions := make([]*mcp.ClientSession, tc.sessions)
 			for i := range sessions {
 				sessions[i] = h.Connect(b, "web-crawl", fmt.Sprintf("license-%d", i), nil)
