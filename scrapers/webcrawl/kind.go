@@ -49,18 +49,22 @@ func ldTypes(jsonLD string) []string {
 }
 
 // kindOf decides a page's kind from what it says about itself: its JSON-LD
-// types, then og:type. A page that says nothing is not an article.
+// types, then og:type. A page that says nothing is not an article. A page
+// whose JSON-LD names both an article and products is an article about
+// products (a review, a buying guide), not a product's page.
 func kindOf(m pageMeta) pageKind {
-	article, other, product := false, false, false
+	article, other, product, list := false, false, false, false
 	for _, t := range ldTypes(m.jsonLD) {
+		isProduct := t == "product" || t == "productgroup"
 		article = article || articleTypes[t]
-		other = other || otherTypes[t]
-		product = product || t == "product" || t == "productgroup"
+		other = other || otherTypes[t] && !isProduct && t != "itemlist"
+		list = list || t == "itemlist"
+		product = product || isProduct
 	}
 	switch {
-	case product || strings.EqualFold(strings.TrimSpace(m.ogType), "product"):
+	case (product || strings.EqualFold(strings.TrimSpace(m.ogType), "product")) && !article:
 		return kindProduct
-	case other:
+	case other || list && !article:
 		return kindOther
 	case article:
 		return kindArticle

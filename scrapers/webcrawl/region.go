@@ -128,7 +128,7 @@ func furnitureUnder(n *html.Node, sz *regionSizes, inContent bool, kind pageKind
 			continue
 		}
 		in := inContent || c.DataAtom == atom.Main || c.DataAtom == atom.Article || strings.EqualFold(attrOf(c, "role"), "main")
-		if furniture(c, inContent, kind) && (!sz.holdsContent(c) || overlay(c)) {
+		if furniture(c, inContent, kind) && (!sz.holdsContent(c) && !sz.aroundMain[c] || overlay(c)) {
 			out = append(out, c)
 		} else {
 			out = furnitureUnder(c, sz, in, kind, out)
@@ -138,16 +138,36 @@ func furnitureUnder(n *html.Node, sz *regionSizes, inContent bool, kind pageKind
 }
 
 // regionSizes are the text and paragraph text under each element.
+// aroundMain holds the elements the page's <main> (or role=main) is under:
+// such an element wraps the content whatever its class says (Bootstrap's
+// "row-offcanvas" around the whole page).
 type regionSizes struct {
 	text, para         textSizes
 	totalText, totalPa int
+	aroundMain         map[*html.Node]bool
 }
 
 func measureRegion(body *html.Node) *regionSizes {
-	sz := &regionSizes{text: textSizes{}, para: textSizes{}}
+	sz := &regionSizes{text: textSizes{}, para: textSizes{}, aroundMain: map[*html.Node]bool{}}
 	sz.totalText = measureText(body, sz.text)
 	sz.totalPa = paraText(body, false, sz.para)
+	markAroundMain(body, sz.aroundMain)
 	return sz
+}
+
+// markAroundMain records in around every element above a <main> under n.
+func markAroundMain(n *html.Node, around map[*html.Node]bool) {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		if c.DataAtom == atom.Main || strings.EqualFold(attrOf(c, "role"), "main") {
+			for a := c.Parent; a != nil && !around[a]; a = a.Parent {
+				around[a] = true
+			}
+		}
+		markAroundMain(c, around)
+	}
 }
 
 func (sz *regionSizes) holdsContent(n *html.Node) bool {
