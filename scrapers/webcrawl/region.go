@@ -52,6 +52,16 @@ var articleFurniture = map[string]bool{"comment": true, "comments": true, "disqu
 	"author": true, "authors": true, "byline": true, "bio": true, "meta": true, "tags": true, "tag": true,
 	"categories": true, "cta": true}
 
+// boxWords are the furniture words that name a small box (a date line, an
+// author's card, a tag list, a call to action): an element so named that
+// holds running text is not that box (HubSpot's "meta_field" around a post's
+// body).
+var boxWords = map[string]bool{"author": true, "authors": true, "byline": true, "bio": true, "meta": true,
+	"tags": true, "tag": true, "categories": true, "cta": true}
+
+// boxText is the paragraph text above which an element is not a box.
+const boxText = 400
+
 var furnitureRoles = map[string]bool{
 	"navigation": true, "banner": true, "contentinfo": true, "complementary": true, "search": true,
 	"menu": true, "menubar": true, "dialog": true, "alertdialog": true, "tooltip": true,
@@ -97,7 +107,7 @@ func measureText(n *html.Node, sizes textSizes) int {
 }
 
 // furniture says whether n is page furniture, by its tag, role or class.
-func furniture(n *html.Node, inContent bool, kind pageKind) bool {
+func furniture(n *html.Node, inContent bool, kind pageKind, para int) bool {
 	article := kind == kindArticle
 	switch n.DataAtom {
 	case atom.Nav, atom.Aside, atom.Footer, atom.Form:
@@ -114,6 +124,9 @@ func furniture(n *html.Node, inContent bool, kind pageKind) bool {
 		return true
 	}
 	return classTokens(n, func(w string) bool {
+		if boxWords[w] && para > boxText {
+			return false
+		}
 		return furnitureTokens[w] || article && articleFurniture[w] || kind == kindProduct && productFurniture[w]
 	})
 }
@@ -128,7 +141,7 @@ func furnitureUnder(n *html.Node, sz *regionSizes, inContent bool, kind pageKind
 			continue
 		}
 		in := inContent || c.DataAtom == atom.Main || c.DataAtom == atom.Article || strings.EqualFold(attrOf(c, "role"), "main")
-		if furniture(c, inContent, kind) && (!sz.holdsContent(c) && !sz.aroundMain[c] || overlay(c)) {
+		if furniture(c, inContent, kind, sz.para[c]) && (!sz.holdsContent(c) && !sz.aroundMain[c] || overlay(c)) {
 			out = append(out, c)
 		} else {
 			out = furnitureUnder(c, sz, in, kind, out)
