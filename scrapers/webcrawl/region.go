@@ -307,6 +307,8 @@ func blockText(n *html.Node, in bool, sizes textSizes) int {
 			switch c.DataAtom {
 			case atom.P, atom.Pre, atom.Blockquote, atom.Li, atom.Dd, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Td, atom.Figcaption:
 				inner = true
+			case atom.A:
+				inner = false
 			}
 			t += blockText(c, inner, sizes)
 		}
