@@ -243,6 +243,7 @@ func truncateRunes(s string, n int) string {
 // that itself begins with the prefix, after the first, cannot be told from
 // one the converter prefixed, and is left as it is.)
 func quoteFencedCode(md string) string {
+	md = dropListSeparators(md)
 	if !strings.Contains(md, "> ```") && !strings.Contains(md, "> ~~~") {
 		return md
 	}
@@ -263,6 +264,34 @@ func quoteFencedCode(md string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// listSeparator is the HTML comment html-to-markdown writes between two
+// lists that follow each other, so that they do not run together. A reader
+// (and a model) sees it as the words "THE END" in the middle of a page: it
+// is dropped, outside code, and the two lists may render as one.
+const listSeparator = "<!--THE END-->"
+
+func dropListSeparators(md string) string {
+	if !strings.Contains(md, listSeparator) {
+		return md
+	}
+	lines := strings.Split(md, "\n")
+	out := lines[:0]
+	fence := ""
+	for _, line := range lines {
+		t := strings.TrimSpace(line)
+		switch {
+		case fence == "" && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")):
+			fence = t[:3]
+		case fence != "" && strings.HasPrefix(t, fence):
+			fence = ""
+		case fence == "" && t == listSeparator:
+			continue
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
 }
 
 // quotedFence reads a line opening a fenced code block inside a quote:
