@@ -240,8 +240,10 @@ func chooseContent(body *html.Node, kind pageKind) ([]*html.Node, string) {
 	for _, n := range gone {
 		removed += sz.text[n]
 	}
-	if sz.totalText > 0 && float64(removed) >= wholePageShare*float64(sz.totalText) {
+	if sz.totalText > 0 && float64(removed) >= wholePageShare*float64(sz.totalText) && sz.totalText-removed < wholePageLeft {
 		// Everything looks like furniture: the page is its own content.
+		// (A page whose menus and reviews dwarf the product or the question
+		// still has it: what is left is kept when it is a few paragraphs.)
 		return []*html.Node{body}, noteWhole
 	}
 	for _, n := range gone {
@@ -291,6 +293,10 @@ func tooLittle(text, total int) bool {
 // wholePageShare is the share of a page's text that, found to be furniture,
 // means the finding is wrong.
 const wholePageShare = 0.9
+
+// wholePageLeft is the text left after pruning that is content enough,
+// whatever share of the page it is.
+const wholePageLeft = 1000
 
 // blockText is the text an element holds in the blocks an article is made
 // of (paragraphs, quotes, code, list items, headings, table cells), measured once for every element.
