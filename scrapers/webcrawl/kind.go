@@ -1,6 +1,7 @@
 package webcrawl
 
 import (
+	"net/url"
 	"regexp"
 	"strings"
 )
@@ -52,7 +53,7 @@ func ldTypes(jsonLD string) []string {
 // types, then og:type. A page that says nothing is not an article. A page
 // whose JSON-LD names both an article and products is an article about
 // products (a review, a buying guide), not a product's page.
-func kindOf(m pageMeta) pageKind {
+func kindOf(m pageMeta, u *url.URL) pageKind {
 	article, other, product, list := false, false, false, false
 	for _, t := range ldTypes(m.jsonLD) {
 		isProduct := t == "product" || t == "productgroup"
@@ -70,6 +71,25 @@ func kindOf(m pageMeta) pageKind {
 		return kindArticle
 	case strings.EqualFold(strings.TrimSpace(m.ogType), "article"):
 		return kindArticle
+	case productPath(u):
+		return kindProduct
 	}
 	return kindOther
+}
+
+// productPath says whether a page's address is a shop's address for one
+// product (/products/<name>, Amazon's /dp/<id>, Walmart's /ip/<id>), for
+// pages that say nothing of themselves.
+func productPath(u *url.URL) bool {
+	if u == nil {
+		return false
+	}
+	segs := strings.Split(strings.Trim(u.Path, "/"), "/")
+	for i, s := range segs[:max(len(segs)-1, 0)] {
+		switch strings.ToLower(s) {
+		case "products", "product", "dp", "ip":
+			return segs[i+1] != ""
+		}
+	}
+	return false
 }

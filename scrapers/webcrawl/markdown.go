@@ -98,7 +98,7 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 	}
 
 	content := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
-	chosen, note := chooseContent(body0, kindOf(m))
+	chosen, note := chooseContent(body0, kindOf(m, pageURL))
 	if note != "" {
 		p.Notes = append(p.Notes, note)
 	}
