@@ -17,6 +17,10 @@ const (
 	// kindProduct is one product's page: what it is, costs and does, not
 	// what its buyers wrote about it.
 	kindProduct
+	// kindForum is a thread of posts (a forum, a Q&A page): every post
+	// stays, with its author and date, but not what quotes an earlier post
+	// again, nor the comments under a Q&A site's answers.
+	kindForum
 )
 
 var (
@@ -54,8 +58,9 @@ func ldTypes(jsonLD string) []string {
 // whose JSON-LD names both an article and products is an article about
 // products (a review, a buying guide), not a product's page.
 func kindOf(m pageMeta, u *url.URL) pageKind {
-	article, other, product, list := false, false, false, false
+	article, other, product, list, forum := false, false, false, false, false
 	for _, t := range ldTypes(m.jsonLD) {
+		forum = forum || t == "discussionforumposting" || t == "qapage"
 		isProduct := t == "product" || t == "productgroup"
 		article = article || articleTypes[t]
 		other = other || otherTypes[t] && !isProduct && t != "itemlist"
@@ -63,6 +68,8 @@ func kindOf(m pageMeta, u *url.URL) pageKind {
 		product = product || isProduct
 	}
 	switch {
+	case forum || forumAddress(u) && !product && !article && !strings.EqualFold(strings.TrimSpace(m.ogType), "article"):
+		return kindForum
 	case (product || strings.EqualFold(strings.TrimSpace(m.ogType), "product")) && !article:
 		return kindProduct
 	case other || list && !article:
@@ -75,6 +82,40 @@ func kindOf(m pageMeta, u *url.URL) pageKind {
 		return kindProduct
 	}
 	return kindOther
+}
+
+// forumHosts are sites that are all threads; forumHostPrefixes and
+// forumSegments are how other sites name theirs.
+var (
+	forumHosts = map[string]bool{"reddit.com": true, "old.reddit.com": true, "www.reddit.com": true,
+		"stackoverflow.com": true, "superuser.com": true, "serverfault.com": true, "askubuntu.com": true,
+		"news.ycombinator.com": true, "www.quora.com": true, "quora.com": true}
+	forumHostPrefixes = []string{"forum.", "forums.", "community.", "discuss.", "discourse.", "bbs."}
+	forumSegments     = map[string]bool{"forum": true, "forums": true, "thread": true, "threads": true, "topic": true,
+		"topics": true, "t": true, "questions": true, "comments": true, "discussion": true, "discussions": true,
+		"viewtopic.php": true, "showthread.php": true, "showtopic.php": true}
+)
+
+// forumAddress says whether a page's address is a thread's.
+func forumAddress(u *url.URL) bool {
+	if u == nil {
+		return false
+	}
+	host := strings.ToLower(u.Hostname())
+	if forumHosts[host] || strings.HasSuffix(host, ".stackexchange.com") {
+		return true
+	}
+	for _, p := range forumHostPrefixes {
+		if strings.HasPrefix(host, p) || strings.HasPrefix(host, "www."+p) {
+			return true
+		}
+	}
+	for _, s := range strings.Split(strings.Trim(u.Path, "/"), "/") {
+		if forumSegments[strings.ToLower(s)] {
+			return true
+		}
+	}
+	return false
 }
 
 // productPath says whether a page's address is a shop's address for one

@@ -120,7 +120,7 @@ func furniture(n *html.Node, inContent bool, kind pageKind, para int) bool {
 	if furnitureRoles[strings.ToLower(attrOf(n, "role"))] {
 		return true
 	}
-	if srOnly(n) || postFurniture(n) {
+	if srOnly(n) || postFurniture(n) || kind == kindForum && forumFurniture(n) {
 		return true
 	}
 	return classTokens(n, func(w string) bool {
@@ -541,6 +541,19 @@ var postFurnitureNames = []string{"userextras", "postprofile", "votecell", "js-v
 func postFurniture(n *html.Node) bool {
 	c := classAndID(n)
 	return c != "" && hasHint(c, postFurnitureNames)
+}
+
+// forumQuoteNames are the class names forum software gives to a post's
+// quote of an earlier post (XenForo, phpBB, Invision, vBulletin) and to the
+// comments under a Q&A site's question and answers: the thread already
+// holds the quoted post, and a Q&A page's content is its question and
+// answers.
+var forumQuoteNames = []string{"bbcodeblock--quote", "bbcode_quote", "quotecontent",
+	"js-comments-container", "comments-list"}
+
+func forumFurniture(n *html.Node) bool {
+	c := classAndID(n)
+	return c != "" && hasHint(c, forumQuoteNames)
 }
 
 // overlay says whether n is a dialog laid over the page (a modal with the
