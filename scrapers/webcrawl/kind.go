@@ -3,6 +3,7 @@ package webcrawl
 import (
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -87,9 +88,8 @@ func kindOf(m pageMeta, u *url.URL) pageKind {
 // forumHosts are sites that are all threads; forumHostPrefixes and
 // forumSegments are how other sites name theirs.
 var (
-	forumHosts = map[string]bool{"reddit.com": true, "old.reddit.com": true, "www.reddit.com": true,
-		"stackoverflow.com": true, "superuser.com": true, "serverfault.com": true, "askubuntu.com": true,
-		"news.ycombinator.com": true, "www.quora.com": true, "quora.com": true}
+	forumHosts = map[string]bool{"stackoverflow.com": true, "superuser.com": true, "serverfault.com": true, "askubuntu.com": true,
+		"www.quora.com": true, "quora.com": true}
 	forumHostPrefixes = []string{"forum.", "forums.", "community.", "discuss.", "discourse.", "bbs."}
 	forumSegments     = map[string]bool{"forum": true, "forums": true, "thread": true, "threads": true, "topic": true,
 		"topics": true, "t": true, "questions": true, "comments": true, "discussion": true, "discussions": true,
@@ -102,7 +102,7 @@ func forumAddress(u *url.URL) bool {
 		return false
 	}
 	host := strings.ToLower(u.Hostname())
-	if forumHosts[host] || strings.HasSuffix(host, ".stackexchange.com") {
+	if forumHosts[host] || strings.HasSuffix(host, ".stackexchange.com") || host == "news.ycombinator.com" && u.Path == "/item" {
 		return true
 	}
 	for _, p := range forumHostPrefixes {
@@ -110,13 +110,18 @@ func forumAddress(u *url.URL) bool {
 			return true
 		}
 	}
-	for _, s := range strings.Split(strings.Trim(u.Path, "/"), "/") {
-		if forumSegments[strings.ToLower(s)] {
+	// A thread's address names it by number after the word (/t/slug/123,
+	// /topic/123-slug); /topic/headphones is a news site's tag.
+	segs := strings.Split(strings.Trim(u.Path, "/"), "/")
+	for i, s := range segs {
+		if forumSegments[strings.ToLower(s)] && (strings.HasSuffix(s, ".php") || slices.ContainsFunc(segs[i+1:], hasDigit)) {
 			return true
 		}
 	}
 	return false
 }
+
+func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
 
 // productPath says whether a page's address is a shop's address for one
 // product (/products/<name>, Amazon's /dp/<id>, Walmart's /ip/<id>), for

@@ -265,6 +265,9 @@ func chooseContent(body *html.Node, kind pageKind) ([]*html.Node, string) {
 		chosen = body
 	}
 	dropRepeats(chosen)
+	if kind == kindProduct || kind == kindForum {
+		dropMenus(chosen)
+	}
 	dropAsides(chosen, kind == kindArticle, scratch)
 	if tooLittle(textOf(chosen, sizes), left) {
 		if chosen != region && !tooLittle(sizes[region], left) {
@@ -565,3 +568,57 @@ func overlay(n *html.Node) bool {
 		classTokens(n, func(w string) bool { return w == "modal" || w == "popup" || w == "cookie" || w == "consent" })
 	return strong && findElement(n, atom.Main) == nil && findElement(n, atom.Article) == nil && findElement(n, atom.H1) == nil
 }
+
+// linkStats are the links under an element: their count, how many are
+// short (a menu's labels), and their text.
+type linkStats struct{ text, linkText, links, short int }
+
+// dropMenus unlinks, under root, the blocks that are menus: at least
+// menuLinks links, most of their text link text and most links a word or
+// two, with no paragraph of running text. (Cards of a shop's listing have
+// long link text: a product's name.)
+func dropMenus(root *html.Node) {
+	var walk func(n *html.Node, inLink bool) linkStats
+	walk = func(n *html.Node, inLink bool) linkStats {
+		var st linkStats
+		for c := n.FirstChild; c != nil; {
+			next := c.NextSibling
+			switch c.Type {
+			case html.TextNode:
+				k := textLen(c.Data)
+				st.text += k
+				if inLink {
+					st.linkText += k
+				}
+			case html.ElementNode:
+				if c.DataAtom == atom.A && !inLink {
+					cs := walk(c, true)
+					st.text += cs.text
+					st.linkText += cs.text
+					st.links++
+					if len(strings.TrimSpace(nodeText(c, 64))) < menuLabel {
+						st.short++
+					}
+					break
+				}
+				cs := walk(c, inLink)
+				if !inLink && cs.links >= menuLinks && 2*cs.linkText > cs.text && 2*cs.short > cs.links && !hasLongParagraph(c) {
+					n.RemoveChild(c)
+					break
+				}
+				st.text += cs.text
+				st.linkText += cs.linkText
+				st.links += cs.links
+				st.short += cs.short
+			}
+			c = next
+		}
+		return st
+	}
+	walk(root, false)
+}
+
+const (
+	menuLinks = 5
+	menuLabel = 16
+)
