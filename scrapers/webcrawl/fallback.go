@@ -1,7 +1,11 @@
 package webcrawl
 
 import (
+	"bytes"
 	"net/url"
+
+	"github.com/markusmobius/go-trafilatura"
+	"golang.org/x/net/html"
 )
 
 // Pages that show their text only once their scripts run still carry it in
@@ -19,6 +23,7 @@ const (
 	noteHidden   = "the page hides its content until its scripts run: its hidden elements were read"
 	noteWider    = "the main region held too little of the page's text: a wider part of the page was taken"
 	noteWhole    = "no main region held the page's text: the whole page was taken, furniture removed"
+	noteSecond   = "no main region held the page's text: go-trafilatura's choice of content was taken"
 	noteEmpty    = "nothing but page furniture held text: the whole page was taken as it is"
 	noteNoText   = "the page's HTML holds no text: its scripts build what a browser shows; crawl it with render: true to read that"
 )
@@ -42,3 +47,23 @@ func scanFallback(sc *scanned, body []byte, pageURL *url.URL, lim Limits) (*scan
 	}
 	return sc, nil
 }
+
+// secondOpinion is go-trafilatura's main content of the page (doc, already
+// cut to the limits), for the pages where the region choice failed (it held
+// too little of the page, or everything looked like furniture): nil when it
+// finds less than a tenth of the text the chosen part held (total is what
+// was left after pruning).
+func secondOpinion(doc []byte, pageURL *url.URL, total int) *html.Node {
+	res, err := trafilatura.Extract(bytes.NewReader(doc), trafilatura.Options{OriginalURL: pageURL, EnableFallback: true,
+		ExcludeComments: false, IncludeImages: true, IncludeLinks: true})
+	if err != nil || res == nil || res.ContentNode == nil {
+		return nil
+	}
+	if n := measureText(res.ContentNode, nil); n < secondOpinionMin || 10*n < total {
+		return nil
+	}
+	return res.ContentNode
+}
+
+// secondOpinionMin is the text a second opinion must hold to be taken.
+const secondOpinionMin = 200

@@ -98,7 +98,14 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 	}
 
 	content := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
-	chosen, note := chooseContent(body0, kindOf(m, pageURL))
+	kind := kindOf(m, pageURL)
+	chosen, note := chooseContent(body0, kind)
+	if note == noteWider || note == noteWhole && kind == kindArticle {
+		// The region choice failed on this page: a second opinion.
+		if n := secondOpinion(sc.doc, pageURL, textOf(body0, nil)); n != nil {
+			chosen, note = []*html.Node{n}, noteSecond
+		}
+	}
 	if note != "" {
 		p.Notes = append(p.Notes, note)
 	}
@@ -112,7 +119,9 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 			}
 			continue
 		}
-		n.Parent.RemoveChild(n)
+		if n.Parent != nil {
+			n.Parent.RemoveChild(n)
+		}
 		content.AppendChild(n)
 	}
 	flattenLinks(content)
