@@ -290,3 +290,24 @@ func TestListSeparatorOutsideCode(t *testing.T) {
 		t.Errorf("the code block holds %d lines %q, want 1 (the code's own); markdown:\n%s", fenced, listSeparator, p.Markdown)
 	}
 }
+
+// TestSecondOpinionWhereTheRegionChoiceFails: an article whose every block
+// is named like furniture (five "promo" boxes, none holding half the text)
+// leaves nothing to choose from; go-trafilatura's choice is taken and the
+// item says so, rather than the whole page with its menu.
+func TestSecondOpinionWhereTheRegionChoiceFails(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<!doctype html><html><head><title>Kettles compared</title>
+<script type="application/ld+json">{"@type":"NewsArticle","headline":"Kettles compared"}</script></head><body>
+<ul class="site-links"><li><a href="/a">Shop all kettles and toasters</a></li><li><a href="/b">Our stores near you</a></li></ul>`)
+	for i := range 5 {
+		fmt.Fprintf(&b, `<div class="promo">%s</div>`, paragraphs(fmt.Sprintf("kettle %d", i), 2))
+	}
+	b.WriteString(`</body></html>`)
+	p := extractPage(t, b.String(), "https://news.example/kettles")
+	if !slices.Contains(p.Notes, noteSecond) {
+		t.Errorf("notes %q, want %q", p.Notes, noteSecond)
+	}
+	wantIn(t, p, prose("kettle 0", 1), prose("kettle 4", 2))
+	wantOut(t, p, "Our stores near you")
+}
