@@ -141,7 +141,7 @@ func furnitureUnder(n *html.Node, sz *regionSizes, inContent bool, kind pageKind
 			continue
 		}
 		in := inContent || c.DataAtom == atom.Main || c.DataAtom == atom.Article || strings.EqualFold(attrOf(c, "role"), "main")
-		if furniture(c, inContent, kind, sz.para[c]) && (!sz.holdsContent(c) && !sz.aroundMain[c] || overlay(c)) {
+		if furniture(c, inContent, kind, sz.para[c]) && (!sz.holdsContent(c) && !sz.aroundMain[c] || overlay(c, sz.firstH1)) {
 			out = append(out, c)
 		} else {
 			out = furnitureUnder(c, sz, in, kind, out)
@@ -158,6 +158,9 @@ type regionSizes struct {
 	text, para         textSizes
 	totalText, totalPa int
 	aroundMain         map[*html.Node]bool
+	// firstH1 is the page's first <h1>: its title, by which a dialog
+	// holding another <h1> (the terms of service) is told from the page.
+	firstH1 *html.Node
 }
 
 func measureRegion(body *html.Node) *regionSizes {
@@ -165,6 +168,7 @@ func measureRegion(body *html.Node) *regionSizes {
 	sz.totalText = measureText(body, sz.text)
 	sz.totalPa = paraText(body, false, sz.para)
 	markAroundMain(body, sz.aroundMain)
+	sz.firstH1 = findElement(body, atom.H1)
 	return sz
 }
 
@@ -561,12 +565,18 @@ func forumFurniture(n *html.Node) bool {
 
 // overlay says whether n is a dialog laid over the page (a modal with the
 // terms of service, a consent box): furniture however much text it holds,
-// unless the page's own content is in it.
-func overlay(n *html.Node) bool {
+// unless the page's own content is in it. A dialog whose <h1> is not the
+// page's first (a shop's policies, each a modal titled in its own <h1>,
+// after the product's name) is not the page.
+func overlay(n, firstH1 *html.Node) bool {
 	role := strings.ToLower(attrOf(n, "role"))
 	strong := role == "dialog" || role == "alertdialog" || strings.EqualFold(attrOf(n, "aria-modal"), "true") ||
 		classTokens(n, func(w string) bool { return w == "modal" || w == "popup" || w == "cookie" || w == "consent" })
-	return strong && findElement(n, atom.Main) == nil && findElement(n, atom.Article) == nil && findElement(n, atom.H1) == nil
+	if !strong || findElement(n, atom.Main) != nil || findElement(n, atom.Article) != nil {
+		return false
+	}
+	h1 := findElement(n, atom.H1)
+	return h1 == nil || firstH1 != nil && h1 != firstH1
 }
 
 // linkStats are the links under an element: their count, how many are
