@@ -40,10 +40,12 @@ var furnitureTokens = map[string]bool{
 }
 
 // productFurniture are words naming what buyers wrote about a product
-// (review widgets) and what else the shop would sell.
+// (review widgets) and what else the shop would sell (on a product's page,
+// a carousel's slides are other products: eBay's "carousel__list", a
+// theme's "product-carousel").
 var productFurniture = map[string]bool{"review": true, "reviews": true, "yotpo": true, "okendo": true, "jdgm": true,
 	"judgeme": true, "stamped": true, "trustpilot": true, "bazaarvoice": true, "bv": true, "ugc": true,
-	"recommendation": true, "recommendations": true, "upsells": true, "recently": true}
+	"recommendation": true, "recommendations": true, "upsells": true, "recently": true, "carousel": true}
 
 // articleFurniture are words that name what sits around an article's text
 // (its comments, author box, tags, date line); forums keep their comments
