@@ -288,7 +288,7 @@ func (s *scanner) start(z *html.Tokenizer, selfClosing bool) {
 		}
 		return
 	}
-	if skipped[name] || !s.keepHidden && (a.hidden || a.ariaHidden || hiddenStyle(a.style)) || name == "img" && pixel(a) {
+	if skipped[name] || !s.keepHidden && (a.hidden || a.ariaHidden || hiddenStyle(a.style)) && !foldedPanel(a) || name == "img" && pixel(a) {
 		if !void {
 			s.skipLevel = len(s.stack)
 			s.stack = append(s.stack, open{name: name})
@@ -613,6 +613,18 @@ func tagName(b []byte) string {
 func pixel(a *attrs) bool {
 	tiny := func(v string) bool { v = strings.TrimSpace(v); return v == "0" || v == "1" || v == "0px" || v == "1px" }
 	return tiny(a.width) || tiny(a.height)
+}
+
+// foldedPanel says whether a hidden element is a folded panel of the
+// page's own text (an accordion's or a tab's: a product's description,
+// details and care notes), which a reader opens with a click: it is read.
+func foldedPanel(a *attrs) bool {
+	if strings.EqualFold(a.role, "tabpanel") {
+		return true
+	}
+	c := strings.ToLower(a.class)
+	return c != "" && (strings.Contains(c, "accordion") || strings.Contains(c, "collapse") || strings.Contains(c, "tab-pane") ||
+		strings.Contains(c, "tab-content") || strings.Contains(c, "tabpanel"))
 }
 
 func hiddenStyle(style string) bool {

@@ -41,3 +41,25 @@ func TestPruningCarouselOnAProductPage(t *testing.T) {
 	wantIn(t, p, prose("the Trail Runner 3", 1), prose("the Trail Runner 3", 3))
 	wantOut(t, p, "Harbour rolltop dry bag")
 }
+
+// A folded panel (a tab's or an accordion's, hidden until a click) holds
+// the page's own text and is read; other hidden elements are not. (The
+// page shows enough text that its hidden elements are not all read.)
+func TestFoldedPanelsAreRead(t *testing.T) {
+	page := `<html><head><title>Summit 24 fire pit</title>
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Summit 24"}</script>
+</head><body>
+<main><h1>Summit 24 fire pit</h1><div class="price">$299.00</div>
+` + paragraphs("the Summit 24 at a glance", 6) + `
+<div class="tabs"><button>Description</button><button>Care</button>
+<div class="tab-pane active">` + paragraphs("the Summit 24's description", 2) + `</div>
+<div class="tab-pane" style="display: none">` + paragraphs("caring for the Summit 24", 2) + `</div>
+<div role="tabpanel" hidden>` + paragraphs("the Summit 24's warranty", 1) + `</div>
+<div class="chakra-collapse" style="display:none;opacity:0">` + paragraphs("the Summit 24's dimensions", 1) + `</div>
+</div>
+<div class="upgrade-notice" style="display:none">` + prose("a hidden notice", 1) + `</div>
+</main></body></html>`
+	p := extractPage(t, page, "https://shop.example/products/summit-24")
+	wantIn(t, p, prose("caring for the Summit 24", 2), prose("the Summit 24's warranty", 1), prose("the Summit 24's dimensions", 1))
+	wantOut(t, p, prose("a hidden notice", 1))
+}
