@@ -486,11 +486,15 @@ func layoutTable(t *html.Node) bool {
 // dropRepeats unlinks blocks whose text repeats an earlier block's word for
 // word: pages that lay out the same text twice (once for small screens, once
 // for large; a carousel's cloned slides) show it once. Short texts (a
-// price, "Sold out") may repeat on their own and are kept.
+// price, "Sold out") may repeat on their own and are kept, unless a label
+// without a figure repeats chromeRepeats times and more (cards' chrome).
 func dropRepeats(n *html.Node) {
 	seen := map[string]bool{}
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
+	shortCount := map[string]int{}
+	var short []*html.Node
+	var shortText []string
+	var walk func(n *html.Node, code bool)
+	walk = func(n *html.Node, code bool) {
 		for c := n.FirstChild; c != nil; {
 			next := c.NextSibling
 			if c.Type == html.ElementNode {
@@ -501,16 +505,42 @@ func dropRepeats(n *html.Node) {
 							n.RemoveChild(c)
 						}
 						seen[t] = true
+					} else if t != "" && !code && !hasDigit(t) && chromeBlock(c) {
+						shortCount[t]++
+						short = append(short, c)
+						shortText = append(shortText, t)
 					}
 				} else {
-					walk(c)
+					walk(c, code || c.DataAtom == atom.Pre || c.DataAtom == atom.Code || c.DataAtom == atom.Table)
 				}
 			}
 			c = next
 		}
 	}
-	walk(n)
+	walk(n, false)
+	// A label without a figure that every card repeats ("Quick view",
+	// "Compare", "New", "Add to cart") is the cards' chrome, not their
+	// content: a name or a price differs from card to card.
+	for i, c := range short {
+		if shortCount[shortText[i]] >= chromeRepeats && c.Parent != nil {
+			c.Parent.RemoveChild(c)
+		}
+	}
 }
+
+// chromeBlock says whether a short block may be a card's chrome: not a
+// heading (sections titled alike: "Overview", "Pros", "Cons"), nor a list
+// item or a definition (a feature list: "Vegan", "Password manager").
+func chromeBlock(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Li, atom.Dt, atom.Dd:
+		return false
+	}
+	return true
+}
+
+// chromeRepeats is how many times a short label repeats to be chrome.
+const chromeRepeats = 4
 
 // repeatMin is the length (bytes) from which a repeated text is a repeat.
 const repeatMin = 24

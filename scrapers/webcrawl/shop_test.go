@@ -63,3 +63,20 @@ func TestFoldedPanelsAreRead(t *testing.T) {
 	wantIn(t, p, prose("caring for the Summit 24", 2), prose("the Summit 24's warranty", 1), prose("the Summit 24's dimensions", 1))
 	wantOut(t, p, prose("a hidden notice", 1))
 }
+
+// A shop's grid of product cards keeps each card's name and price, not the
+// label every card repeats ("Quick view", "Compare"). A label repeated as a
+// heading or a list item (a feature list) stays.
+func TestCardChromeIsDropped(t *testing.T) {
+	cards := ""
+	for _, name := range []string{"Harbour rolltop dry bag", "Meadow packable rain shell", "Summit Pro winter jacket",
+		"Ridge hiking backpack", "Alpine merino base layer"} {
+		cards += `<div class="card"><a href="/p/x">` + name + `</a><div class="price">$49.00</div>` +
+			`<div class="badge">Top Rated</div><a class="qv" href="#">Quick view</a><ul><li>Waterproof</li></ul></div>`
+	}
+	page := `<html><head><title>Outdoor gear</title></head><body>
+<main><h1>Outdoor gear</h1>` + paragraphs("our outdoor gear", 2) + `<div class="grid">` + cards + `</div></main></body></html>`
+	p := extractPage(t, page, "https://shop.example/collections/outdoor-gear")
+	wantIn(t, p, "Harbour rolltop dry bag", "Alpine merino base layer", "$49.00", "Waterproof", prose("our outdoor gear", 2))
+	wantOut(t, p, "Quick view", "Top Rated")
+}
