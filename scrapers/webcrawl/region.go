@@ -250,6 +250,13 @@ func chooseContent(body *html.Node, kind pageKind) ([]*html.Node, string) {
 		// Everything looks like furniture: the page is its own content.
 		// (A page whose menus and reviews dwarf the product or the question
 		// still has it: what is left is kept when it is a few paragraphs.)
+		// The page's own landmarks (its header, navigation, footer) are
+		// still not its content: only they go.
+		for _, n := range gone {
+			if landmark(n) {
+				n.Parent.RemoveChild(n)
+			}
+		}
 		return []*html.Node{body}, noteWhole
 	}
 	for _, n := range gone {
@@ -282,6 +289,19 @@ func chooseContent(body *html.Node, kind pageKind) ([]*html.Node, string) {
 		return []*html.Node{body}, noteWider
 	}
 	return []*html.Node{chosen}, ""
+}
+
+// landmark says whether n is furniture by its tag or role, not its class.
+func landmark(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Nav, atom.Footer, atom.Header:
+		return true
+	}
+	switch strings.ToLower(attrOf(n, "role")) {
+	case "navigation", "banner", "contentinfo":
+		return true
+	}
+	return false
 }
 
 // textOf is n's text from sizes, measured when n is not in them.

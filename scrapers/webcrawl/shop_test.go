@@ -1,6 +1,9 @@
 package webcrawl
 
 import (
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -79,4 +82,30 @@ func TestCardChromeIsDropped(t *testing.T) {
 	p := extractPage(t, page, "https://shop.example/collections/outdoor-gear")
 	wantIn(t, p, "Harbour rolltop dry bag", "Alpine merino base layer", "$49.00", "Waterproof", prose("our outdoor gear", 2))
 	wantOut(t, p, "Quick view", "Top Rated")
+}
+
+// When everything on a page looks like furniture, the page is taken whole,
+// but for its header, navigation and footer: its content is in what their
+// class names misname (here a "promo" box, its text in no paragraph, so
+// that nothing holds the page's content), never in those.
+func TestWholePageWithoutItsLandmarks(t *testing.T) {
+	links := func(prefix string, n int) string {
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, `<li><a href="/%s/%d">%s link number %d</a></li>`, prefix, i, prefix, i)
+		}
+		return b.String()
+	}
+	page := `<html><head><title>Quarter socks</title></head><body>
+<header><ul>` + links("Department", 40) + `</ul></header>
+<div class="promo-block"><h2>Quarter socks</h2><div>` + prose("the quarter socks", 1) + `</div>
+<div>` + prose("the quarter socks", 2) + `</div></div>
+<footer><ul>` + links("Company", 40) + `</ul></footer>
+</body></html>`
+	p := extractPage(t, page, "https://shop.example/quarter-socks")
+	if !slices.Contains(p.Notes, noteWhole) {
+		t.Fatalf("notes %q: want %q, this page's content all looks like furniture", p.Notes, noteWhole)
+	}
+	wantIn(t, p, prose("the quarter socks", 1), prose("the quarter socks", 2))
+	wantOut(t, p, "Department link number 3", "Company link number 3")
 }
