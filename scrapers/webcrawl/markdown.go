@@ -124,6 +124,9 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 		}
 		content.AppendChild(n)
 	}
+	if kind == kindProduct {
+		addLDDescription(content, m.jsonLD)
+	}
 	flattenLinks(content)
 	pruned := keepText(content, opt.MaxLength+1)
 	resolveLinks(content, sc.base)

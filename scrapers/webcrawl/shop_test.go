@@ -109,3 +109,18 @@ func TestWholePageWithoutItsLandmarks(t *testing.T) {
 	wantIn(t, p, prose("the quarter socks", 1), prose("the quarter socks", 2))
 	wantOut(t, p, "Department link number 3", "Company link number 3")
 }
+
+// A product's page whose description only its scripts draw gets the
+// description its JSON-LD gives; a page showing it does not get it twice.
+func TestProductDescriptionFromJSONLD(t *testing.T) {
+	desc := "These quarter socks are engineered for comfort and designed to stand out, higher than an ankle sock and lower than a calf sock, just right for a million different shoes."
+	ld := `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Quarter socks","description":"<p>` + desc + `</p>"}</script>`
+	shown := `<html><head><title>Quarter socks</title>` + ld + `</head><body>
+<main><h1>Quarter socks</h1><div class="price">$17.00</div><div>Size: L</div>%s</main></body></html>`
+	p := extractPage(t, fmt.Sprintf(shown, ""), "https://shop.example/products/quarter-socks")
+	wantIn(t, p, "$17.00", desc)
+	p = extractPage(t, fmt.Sprintf(shown, "<p>"+desc+"</p>"), "https://shop.example/products/quarter-socks")
+	if n := strings.Count(p.Markdown, "just right for a million"); n != 1 {
+		t.Errorf("the description shows %d times, want once:\n%s", n, p.Markdown)
+	}
+}
