@@ -311,3 +311,23 @@ func TestSecondOpinionWhereTheRegionChoiceFails(t *testing.T) {
 	wantIn(t, p, prose("kettle 0", 1), prose("kettle 4", 2))
 	wantOut(t, p, "Our stores near you")
 }
+
+// Adobe Experience Manager names every block of a page "cmp-…" (its core
+// components: cmp-container, cmp-text): such a block is not a consent
+// management platform's box, though "cmp" alone, or after another word
+// (Quantcast's "qc-cmp2-ui"), is one. (Each section is under half of the
+// page's text, so that only the class word decides.)
+func TestPruningAEMComponentsAreNotConsentBoxes(t *testing.T) {
+	page := `<html><head><title>Managed security services</title></head><body>
+<div class="root container responsivegrid"><div class="cmp-container">
+<div class="cmp-container"><div class="cmp-text"><h2>Detection</h2>` + paragraphs("detecting threats", 2) + `</div></div>
+<div class="cmp-container"><div class="cmp-text"><h2>Response</h2>` + paragraphs("responding to breaches", 2) + `</div></div>
+<div class="cmp-container"><div class="cmp-text"><h2>Recovery</h2>` + paragraphs("recovering systems", 2) + `</div></div>
+</div></div>
+<div id="qc-cmp2-ui"><p>` + prose("the consent manager's notice", 1) + `</p></div>
+</body></html>`
+	p := extractPage(t, page, "https://security.example/services/managed")
+	wantIn(t, p, prose("detecting threats", 1), prose("responding to breaches", 2), prose("recovering systems", 1))
+	wantOut(t, p, prose("the consent manager's notice", 1))
+	wantNoWholePage(t, p)
+}

@@ -19,7 +19,7 @@ import (
 // furnitureTokens are class or id words (split at '-', '_' and spaces) that
 // name page furniture.
 var furnitureTokens = map[string]bool{
-	"cookie": true, "cookies": true, "consent": true, "gdpr": true, "cmp": true,
+	"cookie": true, "cookies": true, "consent": true, "gdpr": true,
 	"newsletter": true, "subscribe": true, "subscription": true, "signup": true,
 	"popup": true, "modal": true, "overlay": true, "lightbox": true,
 	"share": true, "sharing": true, "sharebar": true, "social": true, "socials": true,
@@ -120,7 +120,7 @@ func furniture(n *html.Node, inContent bool, kind pageKind, para int) bool {
 	if furnitureRoles[strings.ToLower(attrOf(n, "role"))] {
 		return true
 	}
-	if srOnly(n) || postFurniture(n) || kind == kindForum && forumFurniture(n) {
+	if srOnly(n) || postFurniture(n) || kind == kindForum && forumFurniture(n) || consentPlatform(n) {
 		return true
 	}
 	return classTokens(n, func(w string) bool {
@@ -129,6 +129,28 @@ func furniture(n *html.Node, inContent bool, kind pageKind, para int) bool {
 		}
 		return furnitureTokens[w] || article && articleFurniture[w] || kind == kindProduct && productFurniture[w]
 	})
+}
+
+// consentPlatform says whether n's class or id names a consent management
+// platform's box ("cmp", "qc-cmp-ui", "privacy-cmp-banner"). A name that
+// begins with "cmp-" is not one: Adobe Experience Manager's core components
+// name every block so (cmp-container, cmp-text, cmp-teaser), the page's
+// content among them.
+func consentPlatform(n *html.Node) bool {
+	for _, a := range n.Attr {
+		if a.Key != "class" && a.Key != "id" {
+			continue
+		}
+		for _, name := range strings.Fields(strings.ToLower(a.Val)) {
+			parts := strings.FieldsFunc(name, func(r rune) bool { return r == '-' || r == '_' || r == ':' || r == '.' })
+			for i, w := range parts {
+				if w == "cmp" && (i > 0 || len(parts) == 1) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // furnitureUnder lists the furniture under n, outermost first. An element
