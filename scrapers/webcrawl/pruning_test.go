@@ -331,3 +331,24 @@ func TestPruningAEMComponentsAreNotConsentBoxes(t *testing.T) {
 	wantOut(t, p, prose("the consent manager's notice", 1))
 	wantNoWholePage(t, p)
 }
+
+// A link or button whose whole label is a call to action ("Learn more →",
+// "Read more") and that stands alone in its block is dropped: the card's
+// title and summary say what it leads to. The same words inside a sentence
+// stay.
+func TestPruningCallsToAction(t *testing.T) {
+	var cards strings.Builder
+	for i := 1; i <= 3; i++ {
+		fmt.Fprintf(&cards, `<div class="card"><h3>Service %d</h3><p>%s</p><div class="card-link"><a href="/s/%d">Learn more →</a></div></div>`,
+			i, prose("service offering", i), i)
+	}
+	page := `<html><head><title>Our services</title></head><body><main>
+<h1>Our services</h1>
+<p>` + prose("what the firm does", 1) + ` To <a href="/about">learn more</a> about us, call.</p>
+` + cards.String() + `
+<div class="actions-row"><a class="btn" href="/all">Read more</a></div>
+</main></body></html>`
+	p := extractPage(t, page, "https://firm.example/services")
+	wantIn(t, p, prose("service offering", 1), prose("service offering", 3), "learn more](https://firm.example/about) about us")
+	wantOut(t, p, "Learn more →", "Read more")
+}

@@ -290,6 +290,7 @@ func chooseContent(body *html.Node, kind pageKind) ([]*html.Node, string) {
 	if kind == kindProduct || kind == kindForum {
 		dropMenus(chosen)
 	}
+	dropCallsToAction(chosen)
 	dropAsides(chosen, kind == kindArticle, scratch)
 	if tooLittle(textOf(chosen, sizes), left) {
 		if chosen != region && !tooLittle(sizes[region], left) {
