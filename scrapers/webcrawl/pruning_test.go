@@ -352,3 +352,17 @@ func TestPruningCallsToAction(t *testing.T) {
 	wantIn(t, p, prose("service offering", 1), prose("service offering", 3), "learn more](https://firm.example/about) about us")
 	wantOut(t, p, "Learn more →", "Read more")
 }
+
+// The fine print under a service's offer (a block named "disclaimer") and
+// under its figures (footnotes) is not the page's content.
+func TestPruningDisclaimersAndFootnotes(t *testing.T) {
+	page := `<html><head><title>Email marketing plans</title></head><body><main>
+<h1>Email marketing plans</h1>
+` + paragraphs("the email marketing plans", 4) + `
+<div class="plan-disclaimer"><p>` + prose("the offer's terms", 1) + `</p></div>
+<ol class="footnotes-list"><li>` + prose("where a figure came from", 1) + `</li></ol>
+</main></body></html>`
+	p := extractPage(t, page, "https://mail.example/pricing")
+	wantIn(t, p, prose("the email marketing plans", 1), prose("the email marketing plans", 4))
+	wantOut(t, p, prose("the offer's terms", 1), prose("where a figure came from", 1))
+}

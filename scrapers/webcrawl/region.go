@@ -29,6 +29,8 @@ var furnitureTokens = map[string]bool{
 	"promo": true, "footer": true, "navbar": true, "nav": true, "navigation": true, "menu": true,
 	"megamenu": true, "offcanvas": true, "toc": true, "pagination": true, "pager": true,
 	"masthead": true, "topbar": true,
+	// the fine print under an offer or a chart: disclaimers and footnotes
+	"disclaimer": true, "disclaimers": true, "footnotes": true, "footnote": true,
 	// facets, filters and sorting beside a listing
 	"filter": true, "filters": true, "facet": true, "facets": true, "refinements": true, "sort": true, "sorting": true,
 	"announcement": true, "announcements": true, "upsell": true, "crosssell": true,
