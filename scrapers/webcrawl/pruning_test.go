@@ -366,3 +366,20 @@ func TestPruningDisclaimersAndFootnotes(t *testing.T) {
 	wantIn(t, p, prose("the email marketing plans", 1), prose("the email marketing plans", 4))
 	wantOut(t, p, prose("the offer's terms", 1), prose("where a figure came from", 1))
 }
+
+// A dropdown (a menu's panel outside <nav>), a tooltip and a box of
+// trending stories are furniture; an accordion's panel, which some sites
+// name its "dropdown", holds a FAQ's answer and stays.
+func TestPruningDropdownsButNotAccordions(t *testing.T) {
+	page := `<html><head><title>Tax advice</title></head><body>
+<main><div class="mega-dropdown"><p>` + prose("the menu's promoted link", 1) + `</p></div>
+<h1>Tax advice</h1>
+` + paragraphs("tax advice for firms", 3) + `
+<div class="faq-accordion"><h3>Who is it for?</h3><div class="accordion-item__dropdown"><p>` + prose("who the advice is for", 1) + `</p></div></div>
+<span class="term-tooltip">` + prose("a term's hover hint", 1) + `</span>
+<div class="trending-box"><p>` + prose("a trending story", 1) + `</p></div>
+</main></body></html>`
+	p := extractPage(t, page, "https://advisers.example/services/tax")
+	wantIn(t, p, prose("tax advice for firms", 1), prose("who the advice is for", 1))
+	wantOut(t, p, prose("the menu's promoted link", 1), prose("a term's hover hint", 1), prose("a trending story", 1))
+}

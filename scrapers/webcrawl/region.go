@@ -31,6 +31,9 @@ var furnitureTokens = map[string]bool{
 	"masthead": true, "topbar": true,
 	// the fine print under an offer or a chart: disclaimers and footnotes
 	"disclaimer": true, "disclaimers": true, "footnotes": true, "footnote": true,
+	// a menu's panels, hints shown on hover, the site's trending stories
+	// (a dropdown that is an accordion's panel is content: see furniture)
+	"dropdown": true, "tooltip": true, "popover": true, "trending": true,
 	// facets, filters and sorting beside a listing
 	"filter": true, "filters": true, "facet": true, "facets": true, "refinements": true, "sort": true, "sorting": true,
 	"announcement": true, "announcements": true, "upsell": true, "crosssell": true,
@@ -126,7 +129,8 @@ func furniture(n *html.Node, inContent bool, kind pageKind, para int) bool {
 		return true
 	}
 	return classTokens(n, func(w string) bool {
-		if boxWords[w] && para > boxText {
+		// An accordion's panels (a FAQ's answers) are named its "dropdown".
+		if boxWords[w] && para > boxText || w == "dropdown" && classTokens(n, func(w string) bool { return w == "accordion" }) {
 			return false
 		}
 		return furnitureTokens[w] || article && articleFurniture[w] || kind == kindProduct && productFurniture[w]
