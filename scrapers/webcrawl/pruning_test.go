@@ -383,3 +383,19 @@ func TestPruningDropdownsButNotAccordions(t *testing.T) {
 	wantIn(t, p, prose("tax advice for firms", 1), prose("who the advice is for", 1))
 	wantOut(t, p, prose("the menu's promoted link", 1), prose("a term's hover hint", 1), prose("a trending story", 1))
 }
+
+// A service page's section titled "Featured insights" (or "Related
+// services", "From the blog") shows the firm's other pages, not this one.
+func TestPruningServicePageInsights(t *testing.T) {
+	page := `<html><head><title>Supply chain consulting</title></head><body><main>
+<h1>Supply chain consulting</h1>
+<section><h2>What we do</h2>` + paragraphs("supply chain consulting", 4) + `</section>
+<section><h2>Featured insights</h2>
+<div class="card"><h3>Ten trends for next year</h3><p>` + prose("another page's teaser", 1) + `</p></div>
+<div class="card"><h3>How ports recover</h3><p>` + prose("another page's teaser", 2) + `</p></div>
+</section>
+</main></body></html>`
+	p := extractPage(t, page, "https://consultants.example/services/supply-chain")
+	wantIn(t, p, prose("supply chain consulting", 1), prose("supply chain consulting", 4))
+	wantOut(t, p, "Ten trends for next year", prose("another page's teaser", 2))
+}
