@@ -21,11 +21,16 @@ var ctaPhrases = map[string]bool{
 	"register now": true, "apply now": true, "book now": true, "view details": true, "details": true,
 	"request a demo": true, "get a quote": true, "start free trial": true, "sign up": true, "subscribe": true,
 	"share": true, "show more": true, "shop now": true, "add to cart": true, "add a comment": true, "embed": true,
+	"get in touch": true, "download now": true, "book a consultation": true, "see case studies": true, "compare plans": true,
+	"get started today": true, "load more": true, "show all": true, "see details": true, "read full story": true,
+	"read the full story": true, "read the report": true, "watch video": true, "watch now": true, "view profile": true,
+	"view company profile": true, "compare": true, "close": true, "toggle caption": true, "read full article": true,
+	"shop all": true, "see all results": true,
 }
 
 // ctaLabel is s lower-cased, its words alone (no arrows, no punctuation).
 func ctaLabel(s string) string {
-	f := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	f := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) })
 	return strings.Join(f, " ")
 }
 

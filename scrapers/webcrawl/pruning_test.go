@@ -399,3 +399,16 @@ func TestPruningServicePageInsights(t *testing.T) {
 	wantIn(t, p, prose("supply chain consulting", 1), prose("supply chain consulting", 4))
 	wantOut(t, p, "Ten trends for next year", prose("another page's teaser", 2))
 }
+
+// A call to action with a count ("View all 14", "Show all (23)") is one too.
+func TestPruningCallsToActionWithCounts(t *testing.T) {
+	page := `<html><head><title>Events</title></head><body><main>
+<h1>Events</h1>
+` + paragraphs("this week's events", 3) + `
+<div class="more-row"><a href="/events/all">View all 14 →</a></div>
+</main></body></html>`
+	p := extractPage(t, page, "https://town.example/events")
+	wantIn(t, p, prose("this week's events", 1))
+	wantOut(t, p, "View all 14")
+}
+
