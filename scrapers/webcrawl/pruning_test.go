@@ -412,3 +412,17 @@ func TestPruningCallsToActionWithCounts(t *testing.T) {
 	wantOut(t, p, "View all 14")
 }
 
+// A block named "legal" (a legal notice, an offer's terms) is furniture;
+// WordPress's preset classes (has-legal-font-size, a theme's font size
+// named "legal") say nothing of their block and leave it alone.
+func TestPruningLegalNoticeButNotWordPressPresets(t *testing.T) {
+	page := `<html><head><title>Tuition and fees</title></head><body><main>
+<h1>Tuition and fees</h1>
+` + paragraphs("tuition for each program", 3) + `
+<p class="has-legal-font-size">` + prose("the fees in small print", 1) + `</p>
+<div class="legal-notice"><p>` + prose("the offer's legal terms", 1) + `</p></div>
+</main></body></html>`
+	p := extractPage(t, page, "https://college.example/tuition")
+	wantIn(t, p, prose("tuition for each program", 1), prose("the fees in small print", 1))
+	wantOut(t, p, prose("the offer's legal terms", 1))
+}

@@ -30,7 +30,7 @@ var furnitureTokens = map[string]bool{
 	"megamenu": true, "offcanvas": true, "toc": true, "pagination": true, "pager": true,
 	"masthead": true, "topbar": true,
 	// the fine print under an offer or a chart: disclaimers and footnotes
-	"disclaimer": true, "disclaimers": true, "footnotes": true, "footnote": true,
+	"disclaimer": true, "disclaimers": true, "footnotes": true, "footnote": true, "legal": true,
 	// a menu's panels, hints shown on hover, the site's trending stories
 	// (a dropdown that is an accordion's panel is content: see furniture)
 	"dropdown": true, "tooltip": true, "popover": true, "trending": true,
@@ -78,13 +78,33 @@ func classTokens(n *html.Node, f func(string) bool) bool {
 		if a.Key != "class" && a.Key != "id" {
 			continue
 		}
-		v := strings.ToLower(a.Val)
-		for _, w := range strings.FieldsFunc(v, func(r rune) bool {
-			return r == '-' || r == '_' || r == ' ' || r == '\t' || r == '\n' || r == ':' || r == '.'
-		}) {
-			if f(w) {
-				return true
+		for _, name := range strings.Fields(strings.ToLower(a.Val)) {
+			if wpPreset(name) {
+				continue
 			}
+			for _, w := range strings.FieldsFunc(name, func(r rune) bool {
+				return r == '-' || r == '_' || r == ':' || r == '.'
+			}) {
+				if f(w) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// wpPreset says whether a class name is one of WordPress's block editor
+// presets (has-legal-font-size, has-footer-background-color): its middle is
+// a colour's or a size's name, chosen by the theme, and says nothing of the
+// block.
+func wpPreset(name string) bool {
+	if !strings.HasPrefix(name, "has-") {
+		return false
+	}
+	for _, s := range []string{"-color", "-font-size", "-background-color", "-gradient-background", "-border-color"} {
+		if strings.HasSuffix(name, s) {
+			return true
 		}
 	}
 	return false
