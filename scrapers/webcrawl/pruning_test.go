@@ -426,3 +426,30 @@ func TestPruningLegalNoticeButNotWordPressPresets(t *testing.T) {
 	wantIn(t, p, prose("tuition for each program", 1), prose("the fees in small print", 1))
 	wantOut(t, p, prose("the offer's legal terms", 1))
 }
+
+// A text of 16 bytes and more that a page lays out twice (a mobile and a
+// desktop copy) is shown once; a heading repeats only from 24 bytes (a
+// manual's "The Charge object" above two sections), and code is never
+// looked into (a JSON sample's lines repeat).
+func TestPruningShortRepeats(t *testing.T) {
+	page := `<html><head><title>Charges</title></head><body><main>
+<h1>Charges</h1>
+<div class="mobile"><p>Same-day dispatch</p></div>
+<div class="desktop"><p>Same-day dispatch</p></div>
+<h2>The Charge object</h2>
+` + paragraphs("the charge object", 2) + `
+<h2>The Charge object</h2>
+` + paragraphs("retrieving a charge", 2) + `
+<pre><code><div>"customer": null,</div><div>"refunds": {</div><div>"customer": null,</div></code></pre>
+</main></body></html>`
+	p := extractPage(t, page, "https://docs.example/api/charges")
+	if n := strings.Count(p.Markdown, "Same-day dispatch"); n != 1 {
+		t.Errorf("%q shown %d times, want once; markdown:\n%s", "Same-day dispatch", n, shown(p))
+	}
+	if n := strings.Count(p.Markdown, "The Charge object"); n != 2 {
+		t.Errorf("%q shown %d times, want twice; markdown:\n%s", "The Charge object", n, shown(p))
+	}
+	if n := strings.Count(p.Markdown, `"customer": null,`); n != 2 {
+		t.Errorf("code line shown %d times, want twice; markdown:\n%s", n, shown(p))
+	}
+}

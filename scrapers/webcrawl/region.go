@@ -529,17 +529,22 @@ func layoutTable(t *html.Node) bool {
 // dropRepeats unlinks blocks whose text repeats an earlier block's word for
 // word: pages that lay out the same text twice (once for small screens, once
 // for large; a carousel's cloned slides) show it once. Short texts (a
-// price, "Sold out") may repeat on their own and are kept.
+// price, "Sold out") may repeat on their own and are kept, and code is not
+// looked into (its lines repeat: a JSON sample's "customer": null).
 func dropRepeats(n *html.Node) {
 	seen := map[string]bool{}
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
 		for c := n.FirstChild; c != nil; {
 			next := c.NextSibling
-			if c.Type == html.ElementNode {
+			if c.Type == html.ElementNode && c.DataAtom != atom.Pre && c.DataAtom != atom.Code {
 				if leafBlock(c) {
 					t := clean(nodeText(c, 4096))
-					if len(t) >= repeatMin {
+					min := repeatMin
+					if heading(c) {
+						min = repeatHeading
+					}
+					if len(t) >= min {
 						if seen[t] {
 							n.RemoveChild(c)
 						}
@@ -555,8 +560,13 @@ func dropRepeats(n *html.Node) {
 	walk(n)
 }
 
-// repeatMin is the length (bytes) from which a repeated text is a repeat.
-const repeatMin = 24
+// repeatMin is the length (bytes) from which a repeated text is a repeat;
+// repeatHeading is a heading's (a manual's headings repeat: "The Charge
+// object").
+const (
+	repeatMin     = 16
+	repeatHeading = 24
+)
 
 // leafBlock says whether n is a block of text holding no other block.
 func leafBlock(n *html.Node) bool {
