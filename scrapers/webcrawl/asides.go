@@ -23,6 +23,9 @@ var asideHeadings = []string{
 	"popular posts", "popular articles", "most popular", "most read", "trending now", "latest posts", "latest articles",
 	"recent posts", "sponsored", "advertisement", "share this", "share on", "follow us", "sign up for our newsletter",
 	"subscribe to our newsletter", "join our newsletter", "join our mailing list", "get our newsletter",
+	// what a firm's service page shows of its other pages
+	"related services", "related insights", "featured insights", "latest insights", "more insights", "recent insights",
+	"from the blog", "from our blog",
 }
 
 // articleAsideHeadings title what follows an article's text.

@@ -311,3 +311,145 @@ func TestSecondOpinionWhereTheRegionChoiceFails(t *testing.T) {
 	wantIn(t, p, prose("kettle 0", 1), prose("kettle 4", 2))
 	wantOut(t, p, "Our stores near you")
 }
+
+// Adobe Experience Manager names every block of a page "cmp-…" (its core
+// components: cmp-container, cmp-text): such a block is not a consent
+// management platform's box, though "cmp" alone, or after another word
+// (Quantcast's "qc-cmp2-ui"), is one. (Each section is under half of the
+// page's text, so that only the class word decides.)
+func TestPruningAEMComponentsAreNotConsentBoxes(t *testing.T) {
+	page := `<html><head><title>Managed security services</title></head><body>
+<div class="root container responsivegrid"><div class="cmp-container">
+<div class="cmp-container"><div class="cmp-text"><h2>Detection</h2>` + paragraphs("detecting threats", 2) + `</div></div>
+<div class="cmp-container"><div class="cmp-text"><h2>Response</h2>` + paragraphs("responding to breaches", 2) + `</div></div>
+<div class="cmp-container"><div class="cmp-text"><h2>Recovery</h2>` + paragraphs("recovering systems", 2) + `</div></div>
+</div></div>
+<div id="qc-cmp2-ui"><p>` + prose("the consent manager's notice", 1) + `</p></div>
+</body></html>`
+	p := extractPage(t, page, "https://security.example/services/managed")
+	wantIn(t, p, prose("detecting threats", 1), prose("responding to breaches", 2), prose("recovering systems", 1))
+	wantOut(t, p, prose("the consent manager's notice", 1))
+	wantNoWholePage(t, p)
+}
+
+// A link or button whose whole label is a call to action ("Learn more →",
+// "Read more") and that stands alone in its block is dropped: the card's
+// title and summary say what it leads to. The same words inside a sentence
+// stay.
+func TestPruningCallsToAction(t *testing.T) {
+	var cards strings.Builder
+	for i := 1; i <= 3; i++ {
+		fmt.Fprintf(&cards, `<div class="card"><h3>Service %d</h3><p>%s</p><div class="card-link"><a href="/s/%d">Learn more →</a></div></div>`,
+			i, prose("service offering", i), i)
+	}
+	page := `<html><head><title>Our services</title></head><body><main>
+<h1>Our services</h1>
+<p>` + prose("what the firm does", 1) + ` To <a href="/about">learn more</a> about us, call.</p>
+` + cards.String() + `
+<div class="actions-row"><a class="btn" href="/all">Read more</a></div>
+</main></body></html>`
+	p := extractPage(t, page, "https://firm.example/services")
+	wantIn(t, p, prose("service offering", 1), prose("service offering", 3), "learn more](https://firm.example/about) about us")
+	wantOut(t, p, "Learn more →", "Read more")
+}
+
+// The fine print under a service's offer (a block named "disclaimer") and
+// under its figures (footnotes) is not the page's content.
+func TestPruningDisclaimersAndFootnotes(t *testing.T) {
+	page := `<html><head><title>Email marketing plans</title></head><body><main>
+<h1>Email marketing plans</h1>
+` + paragraphs("the email marketing plans", 4) + `
+<div class="plan-disclaimer"><p>` + prose("the offer's terms", 1) + `</p></div>
+<ol class="footnotes-list"><li>` + prose("where a figure came from", 1) + `</li></ol>
+</main></body></html>`
+	p := extractPage(t, page, "https://mail.example/pricing")
+	wantIn(t, p, prose("the email marketing plans", 1), prose("the email marketing plans", 4))
+	wantOut(t, p, prose("the offer's terms", 1), prose("where a figure came from", 1))
+}
+
+// A dropdown (a menu's panel outside <nav>), a tooltip and a box of
+// trending stories are furniture; an accordion's panel, which some sites
+// name its "dropdown", holds a FAQ's answer and stays.
+func TestPruningDropdownsButNotAccordions(t *testing.T) {
+	page := `<html><head><title>Tax advice</title></head><body>
+<main><div class="mega-dropdown"><p>` + prose("the menu's promoted link", 1) + `</p></div>
+<h1>Tax advice</h1>
+` + paragraphs("tax advice for firms", 3) + `
+<div class="faq-accordion"><h3>Who is it for?</h3><div class="accordion-item__dropdown"><p>` + prose("who the advice is for", 1) + `</p></div></div>
+<span class="term-tooltip">` + prose("a term's hover hint", 1) + `</span>
+<div class="trending-box"><p>` + prose("a trending story", 1) + `</p></div>
+</main></body></html>`
+	p := extractPage(t, page, "https://advisers.example/services/tax")
+	wantIn(t, p, prose("tax advice for firms", 1), prose("who the advice is for", 1))
+	wantOut(t, p, prose("the menu's promoted link", 1), prose("a term's hover hint", 1), prose("a trending story", 1))
+}
+
+// A service page's section titled "Featured insights" (or "Related
+// services", "From the blog") shows the firm's other pages, not this one.
+func TestPruningServicePageInsights(t *testing.T) {
+	page := `<html><head><title>Supply chain consulting</title></head><body><main>
+<h1>Supply chain consulting</h1>
+<section><h2>What we do</h2>` + paragraphs("supply chain consulting", 4) + `</section>
+<section><h2>Featured insights</h2>
+<div class="card"><h3>Ten trends for next year</h3><p>` + prose("another page's teaser", 1) + `</p></div>
+<div class="card"><h3>How ports recover</h3><p>` + prose("another page's teaser", 2) + `</p></div>
+</section>
+</main></body></html>`
+	p := extractPage(t, page, "https://consultants.example/services/supply-chain")
+	wantIn(t, p, prose("supply chain consulting", 1), prose("supply chain consulting", 4))
+	wantOut(t, p, "Ten trends for next year", prose("another page's teaser", 2))
+}
+
+// A call to action with a count ("View all 14", "Show all (23)") is one too.
+func TestPruningCallsToActionWithCounts(t *testing.T) {
+	page := `<html><head><title>Events</title></head><body><main>
+<h1>Events</h1>
+` + paragraphs("this week's events", 3) + `
+<div class="more-row"><a href="/events/all">View all 14 →</a></div>
+</main></body></html>`
+	p := extractPage(t, page, "https://town.example/events")
+	wantIn(t, p, prose("this week's events", 1))
+	wantOut(t, p, "View all 14")
+}
+
+// A block named "legal" (a legal notice, an offer's terms) is furniture;
+// WordPress's preset classes (has-legal-font-size, a theme's font size
+// named "legal") say nothing of their block and leave it alone.
+func TestPruningLegalNoticeButNotWordPressPresets(t *testing.T) {
+	page := `<html><head><title>Tuition and fees</title></head><body><main>
+<h1>Tuition and fees</h1>
+` + paragraphs("tuition for each program", 3) + `
+<p class="has-legal-font-size">` + prose("the fees in small print", 1) + `</p>
+<div class="legal-notice"><p>` + prose("the offer's legal terms", 1) + `</p></div>
+</main></body></html>`
+	p := extractPage(t, page, "https://college.example/tuition")
+	wantIn(t, p, prose("tuition for each program", 1), prose("the fees in small print", 1))
+	wantOut(t, p, prose("the offer's legal terms", 1))
+}
+
+// A text of 16 bytes and more that a page lays out twice (a mobile and a
+// desktop copy) is shown once; a heading repeats only from 24 bytes (a
+// manual's "The Charge object" above two sections), and code is never
+// looked into (a JSON sample's lines repeat).
+func TestPruningShortRepeats(t *testing.T) {
+	page := `<html><head><title>Charges</title></head><body><main>
+<h1>Charges</h1>
+<div class="mobile"><p>Same-day dispatch</p></div>
+<div class="desktop"><p>Same-day dispatch</p></div>
+<h2>The Charge object</h2>
+` + paragraphs("the charge object", 2) + `
+<h2>The Charge object</h2>
+` + paragraphs("retrieving a charge", 2) + `
+<pre><code><div>"customer": null,</div><div>"refunds": {</div><div>"customer": null,</div></code></pre>
+</main></body></html>`
+	p := extractPage(t, page, "https://docs.example/api/charges")
+	if n := strings.Count(p.Markdown, "Same-day dispatch"); n != 1 {
+		t.Errorf("%q shown %d times, want once; markdown:\n%s", "Same-day dispatch", n, shown(p))
+	}
+	if n := strings.Count(p.Markdown, "The Charge object"); n != 2 {
+		t.Errorf("%q shown %d times, want twice; markdown:\n%s", "The Charge object", n, shown(p))
+	}
+	if n := strings.Count(p.Markdown, `"customer": null,`); n != 2 {
+		t.Errorf("code line shown %d times, want twice; markdown:\n%s", n, shown(p))
+	}
+}

@@ -19,7 +19,7 @@ import (
 // furnitureTokens are class or id words (split at '-', '_' and spaces) that
 // name page furniture.
 var furnitureTokens = map[string]bool{
-	"cookie": true, "cookies": true, "consent": true, "gdpr": true, "cmp": true,
+	"cookie": true, "cookies": true, "consent": true, "gdpr": true,
 	"newsletter": true, "subscribe": true, "subscription": true, "signup": true,
 	"popup": true, "modal": true, "overlay": true, "lightbox": true,
 	"share": true, "sharing": true, "sharebar": true, "social": true, "socials": true,
@@ -29,6 +29,11 @@ var furnitureTokens = map[string]bool{
 	"promo": true, "footer": true, "navbar": true, "nav": true, "navigation": true, "menu": true,
 	"megamenu": true, "offcanvas": true, "toc": true, "pagination": true, "pager": true,
 	"masthead": true, "topbar": true,
+	// the fine print under an offer or a chart: disclaimers and footnotes
+	"disclaimer": true, "disclaimers": true, "footnotes": true, "footnote": true, "legal": true,
+	// a menu's panels, hints shown on hover, the site's trending stories
+	// (a dropdown that is an accordion's panel is content: see furniture)
+	"dropdown": true, "tooltip": true, "popover": true, "trending": true,
 	// facets, filters and sorting beside a listing
 	"filter": true, "filters": true, "facet": true, "facets": true, "refinements": true, "sort": true, "sorting": true,
 	"announcement": true, "announcements": true, "upsell": true, "crosssell": true,
@@ -75,12 +80,16 @@ func classTokens(n *html.Node, f func(string) bool) bool {
 		if a.Key != "class" && a.Key != "id" {
 			continue
 		}
-		v := strings.ToLower(a.Val)
-		for _, w := range strings.FieldsFunc(v, func(r rune) bool {
-			return r == '-' || r == '_' || r == ' ' || r == '\t' || r == '\n' || r == ':' || r == '.'
-		}) {
-			if f(w) {
-				return true
+		for _, name := range strings.Fields(strings.ToLower(a.Val)) {
+			if wpPreset(name) {
+				continue
+			}
+			for _, w := range strings.FieldsFunc(name, func(r rune) bool {
+				return r == '-' || r == '_' || r == ':' || r == '.'
+			}) {
+				if f(w) {
+					return true
+				}
 			}
 		}
 	}
@@ -122,11 +131,12 @@ func furniture(n *html.Node, inContent bool, kind pageKind, para int) bool {
 	if furnitureRoles[strings.ToLower(attrOf(n, "role"))] {
 		return true
 	}
-	if srOnly(n) || postFurniture(n) || kind == kindForum && forumFurniture(n) {
+	if srOnly(n) || postFurniture(n) || kind == kindForum && forumFurniture(n) || consentPlatform(n) {
 		return true
 	}
 	return classTokens(n, func(w string) bool {
-		if boxWords[w] && para > boxText {
+		// An accordion's panels (a FAQ's answers) are named its "dropdown".
+		if boxWords[w] && para > boxText || w == "dropdown" && classTokens(n, func(w string) bool { return w == "accordion" }) {
 			return false
 		}
 		return furnitureTokens[w] || article && articleFurniture[w] || kind == kindProduct && productFurniture[w]
@@ -281,6 +291,7 @@ func chooseContent(body *html.Node, kind pageKind) ([]*html.Node, string) {
 	if kind == kindProduct || kind == kindForum {
 		dropMenus(chosen)
 	}
+	dropCallsToAction(chosen)
 	dropAsides(chosen, kind == kindArticle, scratch)
 	if tooLittle(textOf(chosen, sizes), left) {
 		if chosen != region && !tooLittle(sizes[region], left) {
@@ -507,7 +518,8 @@ func layoutTable(t *html.Node) bool {
 // word: pages that lay out the same text twice (once for small screens, once
 // for large; a carousel's cloned slides) show it once. Short texts (a
 // price, "Sold out") may repeat on their own and are kept, unless a label
-// without a figure repeats chromeRepeats times and more (cards' chrome).
+// without a figure repeats chromeRepeats times and more (cards' chrome);
+// code is not looked into (its lines repeat: a JSON sample's "customer": null).
 func dropRepeats(n *html.Node) {
 	seen := map[string]bool{}
 	shortCount := map[string]int{}
@@ -517,10 +529,14 @@ func dropRepeats(n *html.Node) {
 	walk = func(n *html.Node, code bool) {
 		for c := n.FirstChild; c != nil; {
 			next := c.NextSibling
-			if c.Type == html.ElementNode {
+			if c.Type == html.ElementNode && c.DataAtom != atom.Pre && c.DataAtom != atom.Code {
 				if leafBlock(c) {
 					t := clean(nodeText(c, 4096))
-					if len(t) >= repeatMin {
+					min := repeatMin
+					if heading(c) {
+						min = repeatHeading
+					}
+					if len(t) >= min {
 						if seen[t] {
 							n.RemoveChild(c)
 						}
@@ -561,9 +577,6 @@ func chromeBlock(n *html.Node) bool {
 
 // chromeRepeats is how many times a short label repeats to be chrome.
 const chromeRepeats = 4
-
-// repeatMin is the length (bytes) from which a repeated text is a repeat.
-const repeatMin = 24
 
 // leafBlock says whether n is a block of text holding no other block.
 func leafBlock(n *html.Node) bool {
@@ -683,4 +696,50 @@ func dropMenus(root *html.Node) {
 const (
 	menuLinks = 5
 	menuLabel = 16
+)
+
+// wpPreset says whether a class name is one of WordPress's block editor
+// presets (has-legal-font-size, has-footer-background-color): its middle is
+// a colour's or a size's name, chosen by the theme, and says nothing of the
+// block.
+func wpPreset(name string) bool {
+	if !strings.HasPrefix(name, "has-") {
+		return false
+	}
+	for _, s := range []string{"-color", "-font-size", "-background-color", "-gradient-background", "-border-color"} {
+		if strings.HasSuffix(name, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// consentPlatform says whether n's class or id names a consent management
+// platform's box ("cmp", "qc-cmp-ui", "privacy-cmp-banner"). A name that
+// begins with "cmp-" is not one: Adobe Experience Manager's core components
+// name every block so (cmp-container, cmp-text, cmp-teaser), the page's
+// content among them.
+func consentPlatform(n *html.Node) bool {
+	for _, a := range n.Attr {
+		if a.Key != "class" && a.Key != "id" {
+			continue
+		}
+		for _, name := range strings.Fields(strings.ToLower(a.Val)) {
+			parts := strings.FieldsFunc(name, func(r rune) bool { return r == '-' || r == '_' || r == ':' || r == '.' })
+			for i, w := range parts {
+				if w == "cmp" && (i > 0 || len(parts) == 1) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// repeatMin is the length (bytes) from which a repeated text is a repeat;
+// repeatHeading is a heading's (a manual's headings repeat: "The Charge
+// object").
+const (
+	repeatMin     = 16
+	repeatHeading = 24
 )
