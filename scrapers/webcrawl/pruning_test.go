@@ -221,7 +221,7 @@ func TestPruningMenus(t *testing.T) {
 func TestPruningForumQuotes(t *testing.T) {
 	const quoted = "The hum started after I moved the turntable next to the power amplifier last week."
 	var posts strings.Builder
-	for i := 1; i <= 3; i++ {
+	for i := 1; i <= 2; i++ {
 		posts.WriteString(`<article class="message"><div class="message-userDetails">user` + fmt.Sprint(i) + `</div>
 <div class="message-body"><div class="bbWrapper">`)
 		if i == 2 {
@@ -310,4 +310,39 @@ func TestSecondOpinionWhereTheRegionChoiceFails(t *testing.T) {
 	}
 	wantIn(t, p, prose("kettle 0", 1), prose("kettle 4", 2))
 	wantOut(t, p, "Our stores near you")
+}
+
+// An article whose text sits in an element named as a post's text
+// (WordPress's entry-content) keeps that element alone, not the column of
+// other posts' excerpts beside it in the same wrapper; a page that does
+// not say it is an article, when the named element holds most of its text.
+// A name that every post of a thread bears names no one text.
+func TestArticleBodyByName(t *testing.T) {
+	for _, c := range []struct {
+		ld       string
+		excerpts int
+	}{{`<script type="application/ld+json">{"@type":"BlogPosting"}</script>`, 3}, {"", 1}} {
+		var excerpts strings.Builder
+		for i := 1; i <= c.excerpts; i++ {
+			excerpts.WriteString(`<div class="card"><h3>Another post</h3><p>` + prose("another post's excerpt", i) + `</p></div>`)
+		}
+		ld := c.ld
+		page := `<html><head><title>Getting hurt at a gym</title>` + ld + `</head><body>
+<div class="e-con-parent">
+<div class="e-con-child"><h1>Getting hurt at a gym</h1>
+<div class="elementor-widget-theme-post-content">` + paragraphs("gym injuries", 4) + `</div></div>
+<div class="e-con-child"><h2>Latest News</h2>` + excerpts.String() + `</div>
+</div></body></html>`
+		p := extractPage(t, page, "https://law.example/gym-injuries/")
+		wantIn(t, p, prose("gym injuries", 1), prose("gym injuries", 4))
+		wantOut(t, p, prose("another post's excerpt", 1), prose("another post's excerpt", c.excerpts))
+	}
+	var posts strings.Builder
+	for i := 1; i <= 2; i++ {
+		posts.WriteString(`<div class="post"><div class="post-body">` + paragraphs(fmt.Sprintf("post %d", i), 2) + `</div></div>`)
+	}
+	page := `<html><head><title>A thread</title><script type="application/ld+json">{"@type":"Article"}</script></head><body>
+<div class="thread">` + posts.String() + `</div></body></html>`
+	p := extractPage(t, page, "https://club.example/catering-tips")
+	wantIn(t, p, prose("post 1", 1), prose("post 2", 2))
 }

@@ -258,10 +258,10 @@ func chooseContent(body *html.Node, kind pageKind) ([]*html.Node, string) {
 	region := mainRegion(body, sizes)
 	chosen := region
 	if kind == kindArticle {
-		chosen = articleBody(region, scratch)
+		chosen = bodyByName(articleBody(region, scratch), scratch)
 		dropLinkLists(chosen, scratch)
 		sizes[chosen] = measureText(chosen, nil)
-	} else if body := articleBody(region, scratch); body != region && float64(textOf(body, sizes)) >= otherShare*float64(sizes[region]) {
+	} else if body := bodyByName(articleBody(region, scratch), scratch); body != region && float64(textOf(body, sizes)) >= otherShare*float64(sizes[region]) {
 		chosen = body
 	}
 	dropRepeats(chosen)
@@ -350,6 +350,51 @@ func articleBody(region *html.Node, sizes textSizes) *html.Node {
 		}
 		n = next
 	}
+}
+
+// bodyNames are the class names (and itemprop) that blogging and news
+// software gives the element around a post's text (WordPress's
+// entry-content, Elementor's theme-post-content, schema.org's articleBody).
+var bodyNames = []string{"entry-content", "post-content", "article-body", "articlebody", "article-content",
+	"article__body", "article__content", "post-body", "story-body", "entry-body", "post__content", "entry__content"}
+
+// bodyShare is the share of the narrowed region's running text an element
+// named as a post's text must hold to be taken alone: what is beside it
+// in the region (a sidebar of other posts' excerpts, a contact box) is not
+// the article.
+const bodyShare = 0.35
+
+// bodyByName narrows n to the element under it that is named as the
+// post's text, when that holds at least bodyShare of n's running text. A
+// name that several elements bear names each post of a thread or each
+// comment, not the article's text: it is not followed.
+func bodyByName(n *html.Node, sizes textSizes) *html.Node {
+	var named []*html.Node
+	uses := map[string]int{}
+	var walk func(m *html.Node)
+	walk = func(m *html.Node) {
+		for c := m.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			if strings.EqualFold(attrOf(c, "itemprop"), "articleBody") || hasHint(classAndID(c), bodyNames) {
+				named = append(named, c)
+				uses[attrOf(c, "class")]++
+			}
+			walk(c)
+		}
+	}
+	walk(n)
+	var best *html.Node
+	for _, c := range named {
+		if uses[attrOf(c, "class")] == 1 && container(c) && (best == nil || sizes[c] >= sizes[best]) {
+			best = c
+		}
+	}
+	if best == nil || float64(sizes[best]) < bodyShare*float64(sizes[n]) {
+		return n
+	}
+	return best
 }
 
 const articleShare = 0.85
