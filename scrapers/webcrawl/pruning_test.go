@@ -346,3 +346,21 @@ func TestArticleBodyByName(t *testing.T) {
 	p := extractPage(t, page, "https://club.example/catering-tips")
 	wantIn(t, p, prose("post 1", 1), prose("post 2", 2))
 }
+
+// A photo's caption and credit are not the text: captions go (a
+// <figcaption>, and on an article an element whose class names a caption
+// or a credit), but a numbered figure's caption, which the text refers to,
+// stays.
+func TestCaptionsDropped(t *testing.T) {
+	page := `<html><head><title>Backpacking in the rain</title>
+<script type="application/ld+json">{"@type":"NewsArticle"}</script></head><body>
+<article><h1>Backpacking in the rain</h1>` + paragraphs("backpacking", 3) + `
+<figure><img src="/a.jpg" alt=""><figcaption>The family that backpacks together. Credit: Chris Walker</figcaption></figure>
+<div class="wp-caption"><img src="/b.jpg" alt=""><p class="wp-caption-text">A tent at dusk (Photo: Getty Images)</p></div>
+` + paragraphs("rain gear", 2) + `
+<figure><img src="/c.png" alt=""><figcaption>Figure 2. Rainfall by month along the trail.</figcaption></figure>
+</article></body></html>`
+	p := extractPage(t, page, "https://outdoors.example/news/backpacking-in-the-rain")
+	wantIn(t, p, prose("backpacking", 1), prose("rain gear", 2), "Figure 2. Rainfall by month")
+	wantOut(t, p, "Chris Walker", "Getty Images")
+}

@@ -1,6 +1,7 @@
 package webcrawl
 
 import (
+	"regexp"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -46,11 +47,12 @@ var productFurniture = map[string]bool{"review": true, "reviews": true, "yotpo":
 	"recommendation": true, "recommendations": true, "upsells": true, "recently": true}
 
 // articleFurniture are words that name what sits around an article's text
-// (its comments, author box, tags, date line); forums keep their comments
-// and authors.
+// (its comments, author box, tags, date line, photo captions and credits
+// such as WordPress's wp-caption-text); forums keep their comments and
+// authors.
 var articleFurniture = map[string]bool{"comment": true, "comments": true, "disqus": true, "respond": true,
 	"author": true, "authors": true, "byline": true, "bio": true, "meta": true, "tags": true, "tag": true,
-	"categories": true, "cta": true}
+	"categories": true, "cta": true, "caption": true, "credit": true}
 
 // boxWords are the furniture words that name a small box (a date line, an
 // author's card, a tag list, a call to action): an element so named that
@@ -265,6 +267,9 @@ func chooseContent(body *html.Node, kind pageKind) ([]*html.Node, string) {
 		chosen = body
 	}
 	dropRepeats(chosen)
+	if kind != kindProduct {
+		dropCaptions(chosen)
+	}
 	if kind == kindProduct || kind == kindForum {
 		dropMenus(chosen)
 	}
@@ -667,3 +672,24 @@ const (
 	menuLinks = 5
 	menuLabel = 16
 )
+
+// dropCaptions unlinks the captions (<figcaption>) under n: a photo's
+// caption and credit are not the text a page is read for. A numbered
+// caption ("Figure 2.", "Table 1") is kept: the text refers to it. A
+// product's captions may say what the product is, and are kept.
+func dropCaptions(n *html.Node) {
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		if c.Type == html.ElementNode {
+			if c.DataAtom == atom.Figcaption && !numberedCaption.MatchString(nodeText(c, 64)) {
+				n.RemoveChild(c)
+			} else {
+				dropCaptions(c)
+			}
+		}
+		c = next
+	}
+}
+
+// numberedCaption is the start of a caption the text refers to by number.
+var numberedCaption = regexp.MustCompile(`^\s*(?i:fig(ure)?|table|chart|exhibit)\.?\s*\d`)
