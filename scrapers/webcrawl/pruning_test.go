@@ -364,3 +364,21 @@ func TestCaptionsDropped(t *testing.T) {
 	wantIn(t, p, prose("backpacking", 1), prose("rain gear", 2), "Figure 2. Rainfall by month")
 	wantOut(t, p, "Chris Walker", "Getty Images")
 }
+
+// React streams what was still loading at the end of the body, hidden
+// (<div hidden id="S:0">), for its script to move into place: on an
+// article it is the article's text and is read; another hidden element is
+// not; on a site's home page the streamed parts are more of the feed.
+func TestReactStreamedContent(t *testing.T) {
+	page := `<html><head><title>How to invest in index funds</title>
+<meta property="og:type" content="article"></head><body>
+<div class="page"><h1>How to invest in index funds</h1>` + paragraphs("the summary", 6) + `<template id="B:0"></template><p>Loading…</p></div>
+<div hidden>` + prose("a hidden panel", 1) + `</div>
+<div hidden id="S:0"><div class="body">` + paragraphs("index funds", 4) + `</div></div>
+</body></html>`
+	p := extractPage(t, page, "https://invest.example/guides/index-funds/")
+	wantIn(t, p, prose("index funds", 1), prose("index funds", 4))
+	wantOut(t, p, prose("a hidden panel", 1))
+	p = extractPage(t, page, "https://invest.example/")
+	wantOut(t, p, prose("index funds", 1))
+}
