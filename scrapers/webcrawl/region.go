@@ -361,7 +361,8 @@ func articleBody(region *html.Node, sizes textSizes) *html.Node {
 // software gives the element around a post's text (WordPress's
 // entry-content, Elementor's theme-post-content, schema.org's articleBody).
 var bodyNames = []string{"entry-content", "post-content", "article-body", "articlebody", "article-content",
-	"article__body", "article__content", "post-body", "story-body", "entry-body", "post__content", "entry__content"}
+	"article__body", "article__content", "post-body", "story-body", "entry-body", "post__content", "entry__content",
+	"blog-content", "article-text", "story-content", "news-content", "post-text", "single-content", "content-body", "article-detail"}
 
 // bodyShare is the share of the narrowed region's running text an element
 // named as a post's text must hold to be taken alone: what is beside it
