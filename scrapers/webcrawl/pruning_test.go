@@ -221,7 +221,7 @@ func TestPruningMenus(t *testing.T) {
 func TestPruningForumQuotes(t *testing.T) {
 	const quoted = "The hum started after I moved the turntable next to the power amplifier last week."
 	var posts strings.Builder
-	for i := 1; i <= 3; i++ {
+	for i := 1; i <= 2; i++ {
 		posts.WriteString(`<article class="message"><div class="message-userDetails">user` + fmt.Sprint(i) + `</div>
 <div class="message-body"><div class="bbWrapper">`)
 		if i == 2 {
@@ -452,4 +452,75 @@ func TestPruningShortRepeats(t *testing.T) {
 	if n := strings.Count(p.Markdown, `"customer": null,`); n != 2 {
 		t.Errorf("code line shown %d times, want twice; markdown:\n%s", n, shown(p))
 	}
+}
+
+// An article whose text sits in an element named as a post's text
+// (WordPress's entry-content) keeps that element alone, not the column of
+// other posts' excerpts beside it in the same wrapper; a page that does
+// not say it is an article, when the named element holds most of its text.
+// A name that every post of a thread bears names no one text.
+func TestArticleBodyByName(t *testing.T) {
+	for _, c := range []struct {
+		ld       string
+		excerpts int
+	}{{`<script type="application/ld+json">{"@type":"BlogPosting"}</script>`, 3}, {"", 1}} {
+		var excerpts strings.Builder
+		for i := 1; i <= c.excerpts; i++ {
+			excerpts.WriteString(`<div class="card"><h3>Another post</h3><p>` + prose("another post's excerpt", i) + `</p></div>`)
+		}
+		ld := c.ld
+		page := `<html><head><title>Getting hurt at a gym</title>` + ld + `</head><body>
+<div class="e-con-parent">
+<div class="e-con-child"><h1>Getting hurt at a gym</h1>
+<div class="elementor-widget-theme-post-content">` + paragraphs("gym injuries", 4) + `</div></div>
+<div class="e-con-child"><h2>Latest News</h2>` + excerpts.String() + `</div>
+</div></body></html>`
+		p := extractPage(t, page, "https://law.example/gym-injuries/")
+		wantIn(t, p, prose("gym injuries", 1), prose("gym injuries", 4))
+		wantOut(t, p, prose("another post's excerpt", 1), prose("another post's excerpt", c.excerpts))
+	}
+	var posts strings.Builder
+	for i := 1; i <= 2; i++ {
+		posts.WriteString(`<div class="post"><div class="post-body">` + paragraphs(fmt.Sprintf("post %d", i), 2) + `</div></div>`)
+	}
+	page := `<html><head><title>A thread</title><script type="application/ld+json">{"@type":"Article"}</script></head><body>
+<div class="thread">` + posts.String() + `</div></body></html>`
+	p := extractPage(t, page, "https://club.example/catering-tips")
+	wantIn(t, p, prose("post 1", 1), prose("post 2", 2))
+}
+
+// A photo's caption and credit are not the text: captions go (a
+// <figcaption>, and on an article an element whose class names a caption
+// or a credit), but a numbered figure's caption, which the text refers to,
+// stays.
+func TestCaptionsDropped(t *testing.T) {
+	page := `<html><head><title>Backpacking in the rain</title>
+<script type="application/ld+json">{"@type":"NewsArticle"}</script></head><body>
+<article><h1>Backpacking in the rain</h1>` + paragraphs("backpacking", 3) + `
+<figure><img src="/a.jpg" alt=""><figcaption>The family that backpacks together. Credit: Chris Walker</figcaption></figure>
+<div class="wp-caption"><img src="/b.jpg" alt=""><p class="wp-caption-text">A tent at dusk (Photo: Getty Images)</p></div>
+` + paragraphs("rain gear", 2) + `
+<figure><img src="/c.png" alt=""><figcaption>Figure 2. Rainfall by month along the trail.</figcaption></figure>
+</article></body></html>`
+	p := extractPage(t, page, "https://outdoors.example/news/backpacking-in-the-rain")
+	wantIn(t, p, prose("backpacking", 1), prose("rain gear", 2), "Figure 2. Rainfall by month")
+	wantOut(t, p, "Chris Walker", "Getty Images")
+}
+
+// React streams what was still loading at the end of the body, hidden
+// (<div hidden id="S:0">), for its script to move into place: on an
+// article it is the article's text and is read; another hidden element is
+// not; on a site's home page the streamed parts are more of the feed.
+func TestReactStreamedContent(t *testing.T) {
+	page := `<html><head><title>How to invest in index funds</title>
+<meta property="og:type" content="article"></head><body>
+<div class="page"><h1>How to invest in index funds</h1>` + paragraphs("the summary", 6) + `<template id="B:0"></template><p>Loading…</p></div>
+<div hidden>` + prose("a hidden panel", 1) + `</div>
+<div hidden id="S:0"><div class="body">` + paragraphs("index funds", 4) + `</div></div>
+</body></html>`
+	p := extractPage(t, page, "https://invest.example/guides/index-funds/")
+	wantIn(t, p, prose("index funds", 1), prose("index funds", 4))
+	wantOut(t, p, prose("a hidden panel", 1))
+	p = extractPage(t, page, "https://invest.example/")
+	wantOut(t, p, prose("index funds", 1))
 }

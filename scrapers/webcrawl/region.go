@@ -1,6 +1,7 @@
 package webcrawl
 
 import (
+	"regexp"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -53,11 +54,12 @@ var productFurniture = map[string]bool{"review": true, "reviews": true, "yotpo":
 	"recommendation": true, "recommendations": true, "upsells": true, "recently": true, "carousel": true}
 
 // articleFurniture are words that name what sits around an article's text
-// (its comments, author box, tags, date line); forums keep their comments
-// and authors.
+// (its comments, author box, tags, date line, photo captions and credits
+// such as WordPress's wp-caption-text); forums keep their comments and
+// authors.
 var articleFurniture = map[string]bool{"comment": true, "comments": true, "disqus": true, "respond": true,
 	"author": true, "authors": true, "byline": true, "bio": true, "meta": true, "tags": true, "tag": true,
-	"categories": true, "cta": true}
+	"categories": true, "cta": true, "caption": true, "credit": true}
 
 // boxWords are the furniture words that name a small box (a date line, an
 // author's card, a tag list, a call to action): an element so named that
@@ -281,13 +283,16 @@ func chooseContent(body *html.Node, kind pageKind) ([]*html.Node, string) {
 	region := mainRegion(body, sizes)
 	chosen := region
 	if kind == kindArticle {
-		chosen = articleBody(region, scratch)
+		chosen = bodyByName(articleBody(region, scratch), scratch)
 		dropLinkLists(chosen, scratch)
 		sizes[chosen] = measureText(chosen, nil)
-	} else if body := articleBody(region, scratch); body != region && float64(textOf(body, sizes)) >= otherShare*float64(sizes[region]) {
+	} else if body := bodyByName(articleBody(region, scratch), scratch); body != region && float64(textOf(body, sizes)) >= otherShare*float64(sizes[region]) {
 		chosen = body
 	}
 	dropRepeats(chosen)
+	if kind != kindProduct {
+		dropCaptions(chosen)
+	}
 	if kind == kindProduct || kind == kindForum {
 		dropMenus(chosen)
 	}
@@ -743,3 +748,70 @@ const (
 	repeatMin     = 16
 	repeatHeading = 24
 )
+
+// bodyNames are the class names (and itemprop) that blogging and news
+// software gives the element around a post's text (WordPress's
+// entry-content, Elementor's theme-post-content, schema.org's articleBody).
+var bodyNames = []string{"entry-content", "post-content", "article-body", "articlebody", "article-content",
+	"article__body", "article__content", "post-body", "story-body", "entry-body", "post__content", "entry__content",
+	"blog-content", "article-text", "story-content", "news-content", "post-text", "single-content", "content-body", "article-detail"}
+
+// bodyShare is the share of the narrowed region's running text an element
+// named as a post's text must hold to be taken alone: what is beside it
+// in the region (a sidebar of other posts' excerpts, a contact box) is not
+// the article.
+const bodyShare = 0.35
+
+// bodyByName narrows n to the element under it that is named as the
+// post's text, when that holds at least bodyShare of n's running text. A
+// name that several elements bear names each post of a thread or each
+// comment, not the article's text: it is not followed.
+func bodyByName(n *html.Node, sizes textSizes) *html.Node {
+	var named []*html.Node
+	uses := map[string]int{}
+	var walk func(m *html.Node)
+	walk = func(m *html.Node) {
+		for c := m.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			if strings.EqualFold(attrOf(c, "itemprop"), "articleBody") || hasHint(classAndID(c), bodyNames) {
+				named = append(named, c)
+				uses[attrOf(c, "class")]++
+			}
+			walk(c)
+		}
+	}
+	walk(n)
+	var best *html.Node
+	for _, c := range named {
+		if uses[attrOf(c, "class")] == 1 && container(c) && (best == nil || sizes[c] >= sizes[best]) {
+			best = c
+		}
+	}
+	if best == nil || float64(sizes[best]) < bodyShare*float64(sizes[n]) {
+		return n
+	}
+	return best
+}
+
+// dropCaptions unlinks the captions (<figcaption>) under n: a photo's
+// caption and credit are not the text a page is read for. A numbered
+// caption ("Figure 2.", "Table 1") is kept: the text refers to it. A
+// product's captions may say what the product is, and are kept.
+func dropCaptions(n *html.Node) {
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		if c.Type == html.ElementNode {
+			if c.DataAtom == atom.Figcaption && !numberedCaption.MatchString(nodeText(c, 64)) {
+				n.RemoveChild(c)
+			} else {
+				dropCaptions(c)
+			}
+		}
+		c = next
+	}
+}
+
+// numberedCaption is the start of a caption the text refers to by number.
+var numberedCaption = regexp.MustCompile(`^\s*(?i:fig(ure)?|table|chart|exhibit)\.?\s*\d`)

@@ -101,6 +101,7 @@ type scanner struct {
 	inTitle    bool
 	inJSONLD   bool
 	keepHidden bool         // hidden elements are read as any other
+	pageURL    *url.URL     // the page's own address, for its kind (see streamedKept)
 	noscript   bytes.Buffer // what <noscript> elements hold, at most the text limit
 	titleDone  bool
 	meta       pageMeta
@@ -131,7 +132,7 @@ func scan(body []byte, pageURL *url.URL, lim Limits) *scanned {
 // scanPage is scan, reading hidden elements too when keepHidden is set.
 func scanPage(body []byte, pageURL *url.URL, lim Limits, keepHidden bool) *scanned {
 	lim = lim.withDefaults()
-	s := &scanner{lim: lim, base: pageURL, skipLevel: -1, linkSeen: map[string]struct{}{}, totalSeen: map[uint64]struct{}{}, seed: maphash.MakeSeed(), keepHidden: keepHidden}
+	s := &scanner{lim: lim, base: pageURL, skipLevel: -1, linkSeen: map[string]struct{}{}, totalSeen: map[uint64]struct{}{}, seed: maphash.MakeSeed(), keepHidden: keepHidden, pageURL: pageURL}
 	s.out.Grow(len(body) / 2)
 	s.out.WriteString("<!DOCTYPE html><html><body>")
 	z := html.NewTokenizer(bytes.NewReader(body))
@@ -288,7 +289,7 @@ func (s *scanner) start(z *html.Tokenizer, selfClosing bool) {
 		}
 		return
 	}
-	if skipped[name] || !s.keepHidden && (a.hidden || a.ariaHidden || hiddenStyle(a.style)) && !foldedPanel(a) || name == "img" && pixel(a) {
+	if skipped[name] || !s.keepHidden && (a.hidden && !(reactStreamed(name, a.id) && s.streamedKept()) || a.ariaHidden || hiddenStyle(a.style)) && !foldedPanel(a) || name == "img" && pixel(a) {
 		if !void {
 			s.skipLevel = len(s.stack)
 			s.stack = append(s.stack, open{name: name})
@@ -717,4 +718,28 @@ func escapeString(w *bytes.Buffer, s string) {
 		last = i + 1
 	}
 	w.WriteString(s[last:])
+}
+
+// reactStreamed says whether a hidden element is React's streamed content
+// (<div hidden id="S:0">): a server-rendered page sends each part that was
+// still loading later, hidden, at the end of the body, and React's script
+// moves it into its place. Where streamedKept says so, it is read as
+// content, though it comes last rather than where React puts it.
+func reactStreamed(name, id string) bool {
+	rest, ok := strings.CutPrefix(id, "S:")
+	return name == "div" && ok && rest != "" && strings.Trim(rest, "0123456789") == ""
+}
+
+// streamedKept says whether React's streamed parts are read: on an article
+// or a product's page (as far as the page has said by then: the streamed
+// parts come last), a streamed part is its text or description, which was
+// loading. On a site's home page (whatever its og:type says) or a feed it
+// is more of the feed (yesterday's launches, a footer), which a reader does
+// not see first.
+func (s *scanner) streamedKept() bool {
+	if s.pageURL != nil && strings.Trim(s.pageURL.Path, "/") == "" {
+		return false
+	}
+	k := kindOf(s.meta, s.pageURL)
+	return k == kindArticle || k == kindProduct
 }
