@@ -242,6 +242,28 @@ func TestPruningForumQuotes(t *testing.T) {
 	})
 }
 
+// On a thread, a form that wraps a post's text (old Reddit puts each
+// comment in one, for its editor) is the post, not furniture; a search or
+// login form beside it still goes, and so do old Reddit's copies of a
+// score as it would be after a vote.
+func TestPruningThreadFormsHoldingPosts(t *testing.T) {
+	var comments strings.Builder
+	for i := 1; i <= 4; i++ {
+		comments.WriteString(fmt.Sprintf(`<div class="thing comment"><div class="entry"><p class="tagline"><a class="author">user%d</a>
+<span class="score dislikes">%d points</span><span class="score unvoted">%d points</span><span class="score likes">%d points</span></p>
+<form action="#" class="usertext"><input type="hidden" name="thing_id" value="t1_%d"><div class="usertext-body"><div class="md"><p>%s</p></div></div></form>
+</div></div>`, i, 100*i+1, 100*i+2, 100*i+3, i, prose(fmt.Sprintf("comment %d", i), 1)))
+	}
+	page := `<html><head><title>Hair follicles grown in the lab</title></head><body>
+<form id="search" action="/search"><p>Search this community for other threads about hair, hearing and mice.</p><a href="/search">use advanced search</a> <label>query</label> <a href="/help">search help and syntax</a> <a href="/r">communities</a></form>
+<div class="content" role="main"><h1>Hair follicles grown in the lab</h1><div class="commentarea">` + comments.String() + `</div></div>
+<form id="login" action="/login"><label>user name</label><label>password</label><p>Remember me on this computer.</p><a href="/reset">reset password</a> <a href="/register">create an account</a></form>
+</body></html>`
+	p := extractPage(t, page, "https://old.reddit.com/r/science/comments/1rku5x9/hair_follicles/")
+	wantIn(t, p, prose("comment 1", 1), prose("comment 4", 1), "user2", "202 points")
+	wantOut(t, p, "201 points", "203 points", "Search this community", "Remember me")
+}
+
 // On a Q&A page the comments under the question and answers are dropped;
 // the answers stay.
 func TestPruningQAComments(t *testing.T) {

@@ -110,8 +110,10 @@ func measureText(n *html.Node, sizes textSizes) int {
 func furniture(n *html.Node, inContent bool, kind pageKind, para int) bool {
 	article := kind == kindArticle
 	switch n.DataAtom {
-	case atom.Nav, atom.Aside, atom.Footer, atom.Form:
+	case atom.Nav, atom.Aside, atom.Footer:
 		return true
+	case atom.Form:
+		return kind != kindForum || !textForm(n, para)
 	case atom.Header:
 		return !inContent
 	case atom.Body, atom.Main, atom.Article, atom.Table, atom.Tbody, atom.Tr, atom.Td, atom.Pre, atom.Code, atom.H1:
@@ -130,6 +132,26 @@ func furniture(n *html.Node, inContent bool, kind pageKind, para int) bool {
 		return furnitureTokens[w] || article && articleFurniture[w] || kind == kindProduct && productFurniture[w]
 	})
 }
+
+// textForm says whether a thread's form wraps posts rather than fields:
+// its text is nearly all paragraphs, or it holds paragraphs enough for
+// several posts. Old Reddit wraps each comment's text in a form (for its
+// editor), Invision a thread's posts (for its moderation tools); a search
+// box, a login, a cookie choice or a reply box is mostly labels and links,
+// with a line or two of paragraph. (The fields themselves are gone by now:
+// the scan drops them. On other pages, a shop's grid of product cards may
+// sit in a form too, so this is for threads only.)
+func textForm(n *html.Node, para int) bool {
+	return para >= textFormMin && 4*para >= 3*measureText(n, nil) || para >= textFormPosts
+}
+
+// textFormMin is the paragraph text from which a form may be text (a
+// one-line comment); textFormPosts is the paragraph text that is posts
+// whatever else the form holds (their authors' cards and signatures).
+const (
+	textFormMin   = 20
+	textFormPosts = 500
+)
 
 // furnitureUnder lists the furniture under n, outermost first. An element
 // holding more than half of the page's text, or half of its paragraphs, is
@@ -539,7 +561,10 @@ func inline(n *html.Node) bool {
 // The posts, with their authors and dates, stay.
 var postFurnitureNames = []string{"userextras", "postprofile", "votecell", "js-vote", "post-taglist", "signature",
 	"expandlink", "message-attribution-opposite", "actionbar", "post-controls", "postcontrols", "post-actions",
-	"reactionsbar", "reactions-bar", "cauthorpane_info", "threadtools", "pagenav", "post-menu-area", "topic-map"}
+	"reactionsbar", "reactions-bar", "cauthorpane_info", "threadtools", "pagenav", "post-menu-area", "topic-map",
+	// old Reddit's copies of a score as it would be after an up or down
+	// vote
+	"score likes", "score dislikes"}
 
 func postFurniture(n *html.Node) bool {
 	c := classAndID(n)
