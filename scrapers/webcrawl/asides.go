@@ -23,6 +23,10 @@ var asideHeadings = []string{
 	"popular posts", "popular articles", "most popular", "most read", "trending now", "latest posts", "latest articles",
 	"recent posts", "sponsored", "advertisement", "share this", "share on", "follow us", "sign up for our newsletter",
 	"subscribe to our newsletter", "join our newsletter", "join our mailing list", "get our newsletter",
+	// what a forum lists under a thread (XenForo, phpBB, vBulletin, Stack Exchange)
+	"similar threads", "similar topics", "similar discussions", "related threads", "related topics",
+	"related discussions", "related questions", "linked questions", "hot network questions",
+	"users who are viewing this thread", "who is online", "users browsing this thread",
 }
 
 // articleAsideHeadings title what follows an article's text.

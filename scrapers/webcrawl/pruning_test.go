@@ -264,6 +264,32 @@ func TestPruningThreadFormsHoldingPosts(t *testing.T) {
 	wantOut(t, p, "201 points", "203 points", "Search this community", "Remember me")
 }
 
+// On a thread, each post keeps its author and text; the poster's rank and
+// banner, join date and post count, "Last edited by" and "Offline" lines
+// go (XenForo, FluxBB, vBulletin), and so do the similar threads listed
+// under the thread and its share buttons.
+func TestPruningPosterCardsAndSimilarThreads(t *testing.T) {
+	var posts strings.Builder
+	for i := 1; i <= 3; i++ {
+		posts.WriteString(fmt.Sprintf(`<article class="message message--post"><div class="message-cell message-cell--user">
+<section class="message-user"><div class="message-userDetails"><h4 class="message-name"><a class="username">poster%d</a></h4>
+<h5 class="userTitle message-userTitle">Senior Member</h5><div class="userBanner message-userBanner"><strong>Gold Supporter</strong></div></div></section></div>
+<div class="message-cell message-cell--main"><div class="bbWrapper">%s</div>
+<p class="postedit"><em>Last edited by poster%d yesterday at noon</em></p></div>
+<div class="postfoot"><div class="postfootleft"><p><span>Offline</span></p></div></div>
+<div class="userinfo_extra"><dl class="userstats"><dt>Join Date</dt><dd>Mar 2016</dd></dl></div></article>`, i, paragraphs(fmt.Sprintf("post %d", i), 2), i))
+	}
+	page := `<html><head><title>Which camera for hiking?</title></head><body><div class="p-body-pageContent"><h1>Which camera for hiking?</h1>` + posts.String() + `
+<div class="block"><div class="block-container"><h3 class="block-header">Similar threads</h3><div class="block-body">
+<div class="structItem"><a href="/threads/lenses-for-travel.1/">Lenses for travel</a> Replies 39 Views 2K drd1135 May 16, 2025</div>
+<div class="structItem"><a href="/threads/tripods.2/">Tripods</a> Replies 12 Views 1K marko May 2, 2025</div></div></div></div>
+<div class="shareButtons shareButtons--iconic"><span class="shareButtons-label">Share:</span> <a href="https://facebook.com/share">Facebook</a></div>
+</div></body></html>`
+	p := extractPage(t, page, "https://example.com/threads/which-camera-for-hiking.1234/")
+	wantIn(t, p, "poster1", "poster3", prose("post 1", 1), prose("post 3", 2))
+	wantOut(t, p, "Senior Member", "Gold Supporter", "Last edited by", "Offline", "Join Date", "Similar threads", "drd1135", "Share:")
+}
+
 // On a Q&A page the comments under the question and answers are dropped;
 // the answers stay.
 func TestPruningQAComments(t *testing.T) {

@@ -22,7 +22,7 @@ var furnitureTokens = map[string]bool{
 	"cookie": true, "cookies": true, "consent": true, "gdpr": true, "cmp": true,
 	"newsletter": true, "subscribe": true, "subscription": true, "signup": true,
 	"popup": true, "modal": true, "overlay": true, "lightbox": true,
-	"share": true, "sharing": true, "sharebar": true, "social": true, "socials": true,
+	"share": true, "sharing": true, "sharebar": true, "sharebuttons": true, "social": true, "socials": true,
 	"breadcrumb": true, "breadcrumbs": true, "skip": true, "skiplink": true,
 	"sidebar": true, "related": true, "recommended": true, "recommendations": true,
 	"advert": true, "advertisement": true, "ads": true, "ad": true, "adsbygoogle": true, "sponsored": true,
@@ -562,6 +562,11 @@ func inline(n *html.Node) bool {
 var postFurnitureNames = []string{"userextras", "postprofile", "votecell", "js-vote", "post-taglist", "signature",
 	"expandlink", "message-attribution-opposite", "actionbar", "post-controls", "postcontrols", "post-actions",
 	"reactionsbar", "reactions-bar", "cauthorpane_info", "threadtools", "pagenav", "post-menu-area", "topic-map",
+	// a poster's rank and banner ("Senior Member", "Supporter"), join date
+	// and post count, a post's "Last edited by" and "Offline" lines
+	// (XenForo, FluxBB, vBulletin, SMF, MyBB), and a thread's "Status"
+	"usertitle", "userbanner", "extrauserinfo", "userinfo_extra", "memberaction", "user_info",
+	"author_statistics", "postfoot", "postedit", "blockstatus",
 	// old Reddit's copies of a score as it would be after an up or down
 	// vote
 	"score likes", "score dislikes"}
