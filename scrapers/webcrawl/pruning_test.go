@@ -290,6 +290,23 @@ func TestPruningPosterCardsAndSimilarThreads(t *testing.T) {
 	wantOut(t, p, "Senior Member", "Gold Supporter", "Last edited by", "Offline", "Join Date", "Similar threads", "drd1135", "Share:")
 }
 
+// On a thread, a post's action bar ("Reply with quote", "Top"), its badges
+// ("Author") and like count, and the thread's print and tools menu go;
+// the posts and their authors stay (phpBB, Invision, Discourse markup).
+func TestPruningPostActionsAndBadges(t *testing.T) {
+	var posts strings.Builder
+	for i := 1; i <= 3; i++ {
+		posts.WriteString(fmt.Sprintf(`<div class="post"><div class="postbody"><ul class="profile-icons"><li class="quote-icon"><a href="/posting.php?mode=quote&p=%d"><span>Reply with quote</span></a></li></ul>
+<p class="author">by <strong>member%d</strong> » Tue Aug 27, 2019 1:47 am</p><ul class="ipsBadges"><li><span class="ipsBadge ipsBadge--author">Thread starter badge</span></li></ul>
+<div class="content">%s</div><span class="post-likes">%d Likes</span></div><div class="back2top"><a class="top" href="#top">Back to the top</a></div></div>`, i, i, paragraphs(fmt.Sprintf("message %d", i), 2), 10+i))
+	}
+	page := `<html><head><title>Season standings</title></head><body><h1>Season standings</h1>
+<div class="dropdown-container topic-tools"><ul><li><a href="/print">Print view</a></li><li><a href="/bookmark">Bookmark topic</a></li></ul></div>` + posts.String() + `</body></html>`
+	p := extractPage(t, page, "https://example.com/viewtopic.php?f=20&t=487157")
+	wantIn(t, p, "member1", "member3", prose("message 1", 1), prose("message 3", 2))
+	wantOut(t, p, "Reply with quote", "Thread starter badge", "12 Likes", "Back to the top", "Print view")
+}
+
 // On a Q&A page the comments under the question and answers are dropped;
 // the answers stay.
 func TestPruningQAComments(t *testing.T) {

@@ -567,6 +567,13 @@ var postFurnitureNames = []string{"userextras", "postprofile", "votecell", "js-v
 	// (XenForo, FluxBB, vBulletin, SMF, MyBB), and a thread's "Status"
 	"usertitle", "userbanner", "extrauserinfo", "userinfo_extra", "memberaction", "user_info",
 	"author_statistics", "postfoot", "postedit", "blockstatus",
+	// a post's quote, report and like buttons and counts, "Top" links,
+	// "Original Poster" and "Author" badges, a thread's print and tools
+	// menu (phpBB, vBulletin, Invision, Discourse, MyBB), Stack Exchange's
+	// "Add a comment" link and "Ask question" box
+	"profile-icons", "topic-tools", "back2top", "threadstarter", "ipsbadges", "ipscomment_badges", "post-likes",
+	"post_controls", "posttools",
+	"comments-link", "js-bottom-notice",
 	// old Reddit's copies of a score as it would be after an up or down
 	// vote
 	"score likes", "score dislikes"}
