@@ -307,6 +307,29 @@ func TestPruningPostActionsAndBadges(t *testing.T) {
 	wantOut(t, p, "Reply with quote", "Thread starter badge", "12 Likes", "Back to the top", "Print view")
 }
 
+// On a thread laid out as a list of posts (NodeBB), a reply's copy of the
+// post it answers is dropped: the post is already there.
+func TestPruningRepliesRepeatingTheirParentInListItems(t *testing.T) {
+	var posts strings.Builder
+	for i := 1; i <= 3; i++ {
+		posts.WriteString(fmt.Sprintf(`<li class="pt-4"><div class="post-container"><a href="/user/u%d" class="fw-bold">member%d</a>`, i, i))
+		if i > 1 {
+			posts.WriteString(fmt.Sprintf(`<div class="btn btn-ghost btn-sm d-flex"><a href="/user/u%d">member%d</a><div class="text-muted line-clamp-1"><p>%s</p></div></div>`, i-1, i-1, prose(fmt.Sprintf("post %d", i-1), 1)))
+		}
+		posts.WriteString(fmt.Sprintf(`<div class="content text-break"><p>%s</p></div></div></li>`, prose(fmt.Sprintf("post %d", i), 1)))
+	}
+	page := `<html><head><title>RC1 of version 4</title>
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"DiscussionForumPosting","headline":"RC1 of version 4"}</script></head>
+<body><main><h1>RC1 of version 4</h1><ul class="posts timeline list-unstyled">` + posts.String() + `</ul></main></body></html>`
+	p := extractPage(t, page, "https://example.com/topic/18427/rc1-of-version-4")
+	for i := 1; i <= 3; i++ {
+		text := prose(fmt.Sprintf("post %d", i), 1)
+		if got := strings.Count(p.Markdown, text); got != 1 {
+			t.Errorf("post %d is in the markdown %d times, want once:\n%s", i, got, shown(p))
+		}
+	}
+}
+
 // On a Q&A page the comments under the question and answers are dropped;
 // the answers stay.
 func TestPruningQAComments(t *testing.T) {

@@ -286,7 +286,7 @@ func chooseContent(body *html.Node, kind pageKind) ([]*html.Node, string) {
 	} else if body := articleBody(region, scratch); body != region && float64(textOf(body, sizes)) >= otherShare*float64(sizes[region]) {
 		chosen = body
 	}
-	dropRepeats(chosen)
+	dropRepeats(chosen, kind == kindForum)
 	if kind == kindProduct || kind == kindForum {
 		dropMenus(chosen)
 	}
@@ -503,14 +503,18 @@ func layoutTable(t *html.Node) bool {
 // word: pages that lay out the same text twice (once for small screens, once
 // for large; a carousel's cloned slides) show it once. Short texts (a
 // price, "Sold out") may repeat on their own and are kept.
-func dropRepeats(n *html.Node) {
+//
+// On a thread, a list item that holds blocks is looked into: NodeBB lays
+// its posts out as a list's items, and each reply repeats the post it
+// answers above its own text.
+func dropRepeats(n *html.Node, thread bool) {
 	seen := map[string]bool{}
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
 		for c := n.FirstChild; c != nil; {
 			next := c.NextSibling
 			if c.Type == html.ElementNode {
-				if leafBlock(c) {
+				if leafBlock(c) && !(thread && c.DataAtom == atom.Li && holdsBlock(c)) {
 					t := clean(nodeText(c, 4096))
 					if len(t) >= repeatMin {
 						if seen[t] {
@@ -543,6 +547,16 @@ func leafBlock(n *html.Node) bool {
 			}
 		}
 		return true
+	}
+	return false
+}
+
+// holdsBlock says whether n has a child that is not inline.
+func holdsBlock(n *html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && !inline(c) {
+			return true
+		}
 	}
 	return false
 }
