@@ -264,8 +264,8 @@ func TestPruningThreadFormsHoldingPosts(t *testing.T) {
 	wantOut(t, p, "201 points", "203 points", "Search this community", "Remember me")
 }
 
-// On a thread, each post keeps its author and text; the poster's rank and
-// banner, join date and post count, "Last edited by" and "Offline" lines
+// On a thread, each post keeps its author and text; the poster's avatar
+// (a letter where there is no picture), rank and banner, join date and post count, "Last edited by" and "Offline" lines
 // go (XenForo, FluxBB, vBulletin), and so do the similar threads listed
 // under the thread and its share buttons.
 func TestPruningPosterCardsAndSimilarThreads(t *testing.T) {
@@ -274,10 +274,11 @@ func TestPruningPosterCardsAndSimilarThreads(t *testing.T) {
 		posts.WriteString(fmt.Sprintf(`<article class="message message--post"><div class="message-cell message-cell--user">
 <section class="message-user"><div class="message-userDetails"><h4 class="message-name"><a class="username">poster%d</a></h4>
 <h5 class="userTitle message-userTitle">Senior Member</h5><div class="userBanner message-userBanner"><strong>Gold Supporter</strong></div></div></section></div>
+<div class="message-avatar"><a class="avatar avatar--s"><span class="avatar-u%d-s">Q</span></a></div>
 <div class="message-cell message-cell--main"><div class="bbWrapper">%s</div>
 <p class="postedit"><em>Last edited by poster%d yesterday at noon</em></p></div>
 <div class="postfoot"><div class="postfootleft"><p><span>Offline</span></p></div></div>
-<div class="userinfo_extra"><dl class="userstats"><dt>Join Date</dt><dd>Mar 2016</dd></dl></div></article>`, i, paragraphs(fmt.Sprintf("post %d", i), 2), i))
+<div class="userinfo_extra"><dl class="userstats"><dt>Join Date</dt><dd>Mar 2016</dd></dl></div></article>`, i, i, paragraphs(fmt.Sprintf("post %d", i), 2), i))
 	}
 	page := `<html><head><title>Which camera for hiking?</title></head><body><div class="p-body-pageContent"><h1>Which camera for hiking?</h1>` + posts.String() + `
 <div class="block"><div class="block-container"><h3 class="block-header">Similar threads</h3><div class="block-body">
@@ -288,6 +289,9 @@ func TestPruningPosterCardsAndSimilarThreads(t *testing.T) {
 	p := extractPage(t, page, "https://example.com/threads/which-camera-for-hiking.1234/")
 	wantIn(t, p, "poster1", "poster3", prose("post 1", 1), prose("post 3", 2))
 	wantOut(t, p, "Senior Member", "Gold Supporter", "Last edited by", "Offline", "Join Date", "Similar threads", "drd1135", "Share:")
+	if strings.Contains(p.Markdown, "Q") {
+		t.Errorf("markdown holds an avatar's letter Q:\n%s", shown(p))
+	}
 }
 
 // On a thread, a post's action bar ("Reply with quote", "Top"), its badges

@@ -606,6 +606,11 @@ var forumQuoteNames = []string{"bbcodeblock--quote", "bbcode_quote", "quoteconte
 	"js-comments-container", "comments-list"}
 
 func forumFurniture(n *html.Node) bool {
+	if classTokens(n, func(w string) bool { return w == "avatar" }) && len(strings.TrimSpace(nodeText(n, 16))) <= 4 {
+		// a poster's avatar: an image, or the first letter of the name
+		// that stands beside it (XenForo, NodeBB)
+		return true
+	}
 	c := classAndID(n)
 	return c != "" && hasHint(c, forumQuoteNames)
 }
