@@ -334,6 +334,24 @@ func TestPruningRepliesRepeatingTheirParentInListItems(t *testing.T) {
 	}
 }
 
+// On a thread, Invision's topic overview and its phone copy of each
+// post's author pane, a poster's badges, and the spans a class hides at
+// every screen size (Stack Exchange's "$\begingroup$" marks) go; a span
+// hidden on small screens only stays.
+func TestPruningThreadOverviewsAndHiddenCopies(t *testing.T) {
+	var posts strings.Builder
+	for i := 1; i <= 3; i++ {
+		posts.WriteString(fmt.Sprintf(`<article class="cPost ipsComment"><div class="cAuthorPane_mobile ipsResponsive_showPhone"><a>member%d</a> Posted on the phone copy</div>
+<div class="cAuthorPane"><h3 class="cAuthorPane_author"><a>member%d</a></h3><div class="post-badges"><span class="post-badge">Science Advisor</span></div></div>
+<div class="ipsComment_content"><span class="d-none">$\begingroup$</span><span class="d-none d-md-inline">wide screens only %d</span>%s<span class="d-none">$\endgroup$</span></div></article>`, i, i, i, paragraphs(fmt.Sprintf("comment %d", i), 2)))
+	}
+	page := `<html><head><title>Payment issues</title></head><body><h1>Payment issues</h1>
+<div class="cTopicOverview cTopicOverview--main"><div class="cTopicOverview__item"><h4 class="cTopicOverview__title">Top Posters In This Topic</h4><p>member1 56 posts</p></div></div>` + posts.String() + `</body></html>`
+	p := extractPage(t, page, "https://forum.example.com/topic/1103020-payment-issues/")
+	wantIn(t, p, "member1", "member3", prose("comment 1", 1), prose("comment 3", 2), "wide screens only 2")
+	wantOut(t, p, "phone copy", "Science Advisor", "Top Posters", "begingroup", "endgroup")
+}
+
 // On a Q&A page the comments under the question and answers are dropped;
 // the answers stay.
 func TestPruningQAComments(t *testing.T) {

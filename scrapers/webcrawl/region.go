@@ -395,6 +395,29 @@ func srOnly(n *html.Node) bool {
 	return false
 }
 
+// displayNone says whether n's class hides it at every screen size
+// (Bootstrap's and Stack Exchange's "d-none" without a "d-md-block" that
+// shows it on larger screens): Stack Exchange's MathJax sites write each
+// post's "$\begingroup$" marks in such spans. (Shops and service pages
+// show such blocks from their scripts: this is for threads only; on all
+// pages it lowered product and service pages.)
+func displayNone(n *html.Node) bool {
+	c := attrOf(n, "class")
+	if !strings.Contains(c, "d-none") {
+		return false
+	}
+	none := false
+	for _, w := range strings.Fields(c) {
+		switch {
+		case w == "d-none":
+			none = true
+		case strings.HasPrefix(w, "d-") && strings.Count(w, "-") >= 2, strings.Contains(w, ":d-"):
+			return false // d-md-block, md:d-block: shown somewhere
+		}
+	}
+	return none
+}
+
 // dropLinkLists unlinks, inside an article's text, the blocks that are
 // lists of links (related stories, "read next", tag clouds): blocks whose
 // text is mostly link text, that hold no paragraph of their own and less
@@ -588,6 +611,12 @@ var postFurnitureNames = []string{"userextras", "postprofile", "votecell", "js-v
 	"profile-icons", "topic-tools", "back2top", "threadstarter", "ipsbadges", "ipscomment_badges", "post-likes",
 	"post_controls", "posttools",
 	"comments-link", "js-bottom-notice",
+	// a poster's badges and rank ("Science Advisor", "Discussion starter"),
+	// Invision's topic overview (replies, views, top posters, popular days)
+	"post-badges", "userrank", "discussion-starter", "ctopicoverview",
+	// Invision's copies for phones of what the desktop layout shows (each
+	// post's author and date again)
+	"cauthorpane_mobile", "ipsresponsive_showphone",
 	// old Reddit's copies of a score as it would be after an up or down
 	// vote
 	"score likes", "score dislikes"}
@@ -606,6 +635,9 @@ var forumQuoteNames = []string{"bbcodeblock--quote", "bbcode_quote", "quoteconte
 	"js-comments-container", "comments-list"}
 
 func forumFurniture(n *html.Node) bool {
+	if displayNone(n) {
+		return true
+	}
 	if classTokens(n, func(w string) bool { return w == "avatar" }) && len(strings.TrimSpace(nodeText(n, 16))) <= 4 {
 		// a poster's avatar: an image, or the first letter of the name
 		// that stands beside it (XenForo, NodeBB)
