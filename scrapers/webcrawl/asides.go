@@ -26,6 +26,10 @@ var asideHeadings = []string{
 	// what a firm's service page shows of its other pages
 	"related services", "related insights", "featured insights", "latest insights", "more insights", "recent insights",
 	"from the blog", "from our blog",
+	// what a forum lists under a thread (XenForo, phpBB, vBulletin, Stack Exchange)
+	"similar threads", "similar topics", "similar discussions", "related threads", "related topics",
+	"related discussions", "related questions", "linked questions", "hot network questions",
+	"users who are viewing this thread", "who is online", "users browsing this thread",
 }
 
 // articleAsideHeadings title what follows an article's text.

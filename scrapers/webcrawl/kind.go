@@ -68,6 +68,7 @@ func kindOf(m pageMeta, u *url.URL) pageKind {
 		list = list || t == "itemlist"
 		product = product || isProduct
 	}
+	forum = forum || m.threadItem
 	switch {
 	case forum || forumAddress(u) && !product && !article && !strings.EqualFold(strings.TrimSpace(m.ogType), "article"):
 		return kindForum

@@ -2,6 +2,7 @@ package webcrawl
 
 import (
 	"net/url"
+	"strings"
 	"testing"
 )
 
@@ -51,5 +52,21 @@ func TestKindOf(t *testing.T) {
 				t.Errorf("kindOf(jsonLD %q, og:type %q, %s) = %s, want %s", c.jsonLD, c.ogType, c.url, kindName[got], kindName[c.want])
 			}
 		})
+	}
+}
+
+// A page whose microdata names a forum post (NodeBB: itemtype
+// DiscussionForumPosting) is a thread, whatever its og:type says.
+func TestKindFromMicrodata(t *testing.T) {
+	page := `<html><head><meta property="og:type" content="article"><title>RC1</title></head><body>
+<div itemscope itemtype="https://schema.org/DiscussionForumPosting"><h1 itemprop="headline">RC1</h1><p>Text.</p></div></body></html>`
+	u, _ := url.Parse("https://community.example.org/topic/18427/rc1")
+	sc := scan([]byte(page), u, Limits{})
+	if got := kindOf(sc.meta, u); got != kindForum {
+		t.Errorf("kindOf = %d, want kindForum (%d)", got, kindForum)
+	}
+	sc = scan([]byte(strings.Replace(page, "DiscussionForumPosting", "Article", 1)), u, Limits{})
+	if got := kindOf(sc.meta, u); got != kindArticle {
+		t.Errorf("with itemtype Article, kindOf = %d, want kindArticle (%d)", got, kindArticle)
 	}
 }

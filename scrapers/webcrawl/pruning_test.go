@@ -242,6 +242,116 @@ func TestPruningForumQuotes(t *testing.T) {
 	})
 }
 
+// On a thread, a form that wraps a post's text (old Reddit puts each
+// comment in one, for its editor) is the post, not furniture; a search or
+// login form beside it still goes, and so do old Reddit's copies of a
+// score as it would be after a vote.
+func TestPruningThreadFormsHoldingPosts(t *testing.T) {
+	var comments strings.Builder
+	for i := 1; i <= 4; i++ {
+		comments.WriteString(fmt.Sprintf(`<div class="thing comment"><div class="entry"><p class="tagline"><a class="author">user%d</a>
+<span class="score dislikes">%d points</span><span class="score unvoted">%d points</span><span class="score likes">%d points</span></p>
+<form action="#" class="usertext"><input type="hidden" name="thing_id" value="t1_%d"><div class="usertext-body"><div class="md"><p>%s</p></div></div></form>
+</div></div>`, i, 100*i+1, 100*i+2, 100*i+3, i, prose(fmt.Sprintf("comment %d", i), 1)))
+	}
+	page := `<html><head><title>Hair follicles grown in the lab</title></head><body>
+<form id="search" action="/search"><p>Search this community for other threads about hair, hearing and mice.</p><a href="/search">use advanced search</a> <label>query</label> <a href="/help">search help and syntax</a> <a href="/r">communities</a></form>
+<div class="content" role="main"><h1>Hair follicles grown in the lab</h1><div class="commentarea">` + comments.String() + `</div></div>
+<form id="login" action="/login"><label>user name</label><label>password</label><p>Remember me on this computer.</p><a href="/reset">reset password</a> <a href="/register">create an account</a></form>
+</body></html>`
+	p := extractPage(t, page, "https://old.reddit.com/r/science/comments/1rku5x9/hair_follicles/")
+	wantIn(t, p, prose("comment 1", 1), prose("comment 4", 1), "user2", "202 points")
+	wantOut(t, p, "201 points", "203 points", "Search this community", "Remember me")
+}
+
+// On a thread, each post keeps its author and text; the poster's avatar
+// (a letter where there is no picture), rank and banner, join date and post count, "Last edited by" and "Offline" lines
+// go (XenForo, FluxBB, vBulletin), and so do the similar threads listed
+// under the thread and its share buttons.
+func TestPruningPosterCardsAndSimilarThreads(t *testing.T) {
+	var posts strings.Builder
+	for i := 1; i <= 3; i++ {
+		posts.WriteString(fmt.Sprintf(`<article class="message message--post"><div class="message-cell message-cell--user">
+<section class="message-user"><div class="message-userDetails"><h4 class="message-name"><a class="username">poster%d</a></h4>
+<h5 class="userTitle message-userTitle">Senior Member</h5><div class="userBanner message-userBanner"><strong>Gold Supporter</strong></div></div></section></div>
+<div class="message-avatar"><a class="avatar avatar--s"><span class="avatar-u%d-s">Q</span></a></div>
+<div class="message-cell message-cell--main"><div class="bbWrapper">%s</div>
+<p class="postedit"><em>Last edited by poster%d yesterday at noon</em></p></div>
+<div class="postfoot"><div class="postfootleft"><p><span>Offline</span></p></div></div>
+<div class="userinfo_extra"><dl class="userstats"><dt>Join Date</dt><dd>Mar 2016</dd></dl></div></article>`, i, i, paragraphs(fmt.Sprintf("post %d", i), 2), i))
+	}
+	page := `<html><head><title>Which camera for hiking?</title></head><body><div class="p-body-pageContent"><h1>Which camera for hiking?</h1>` + posts.String() + `
+<div class="block"><div class="block-container"><h3 class="block-header">Similar threads</h3><div class="block-body">
+<div class="structItem"><a href="/threads/lenses-for-travel.1/">Lenses for travel</a> Replies 39 Views 2K drd1135 May 16, 2025</div>
+<div class="structItem"><a href="/threads/tripods.2/">Tripods</a> Replies 12 Views 1K marko May 2, 2025</div></div></div></div>
+<div class="shareButtons shareButtons--iconic"><span class="shareButtons-label">Share:</span> <a href="https://facebook.com/share">Facebook</a></div>
+</div></body></html>`
+	p := extractPage(t, page, "https://example.com/threads/which-camera-for-hiking.1234/")
+	wantIn(t, p, "poster1", "poster3", prose("post 1", 1), prose("post 3", 2))
+	wantOut(t, p, "Senior Member", "Gold Supporter", "Last edited by", "Offline", "Join Date", "Similar threads", "drd1135", "Share:")
+	if strings.Contains(p.Markdown, "Q") {
+		t.Errorf("markdown holds an avatar's letter Q:\n%s", shown(p))
+	}
+}
+
+// On a thread, a post's action bar ("Reply with quote", "Top"), its badges
+// ("Author") and like count, and the thread's print and tools menu go;
+// the posts and their authors stay (phpBB, Invision, Discourse markup).
+func TestPruningPostActionsAndBadges(t *testing.T) {
+	var posts strings.Builder
+	for i := 1; i <= 3; i++ {
+		posts.WriteString(fmt.Sprintf(`<div class="post"><div class="postbody"><ul class="profile-icons"><li class="quote-icon"><a href="/posting.php?mode=quote&p=%d"><span>Reply with quote</span></a></li></ul>
+<p class="author">by <strong>member%d</strong> » Tue Aug 27, 2019 1:47 am</p><ul class="ipsBadges"><li><span class="ipsBadge ipsBadge--author">Thread starter badge</span></li></ul>
+<div class="content">%s</div><span class="post-likes">%d Likes</span></div><div class="back2top"><a class="top" href="#top">Back to the top</a></div></div>`, i, i, paragraphs(fmt.Sprintf("message %d", i), 2), 10+i))
+	}
+	page := `<html><head><title>Season standings</title></head><body><h1>Season standings</h1>
+<div class="dropdown-container topic-tools"><ul><li><a href="/print">Print view</a></li><li><a href="/bookmark">Bookmark topic</a></li></ul></div>` + posts.String() + `</body></html>`
+	p := extractPage(t, page, "https://example.com/viewtopic.php?f=20&t=487157")
+	wantIn(t, p, "member1", "member3", prose("message 1", 1), prose("message 3", 2))
+	wantOut(t, p, "Reply with quote", "Thread starter badge", "12 Likes", "Back to the top", "Print view")
+}
+
+// On a thread laid out as a list of posts (NodeBB), a reply's copy of the
+// post it answers is dropped: the post is already there.
+func TestPruningRepliesRepeatingTheirParentInListItems(t *testing.T) {
+	var posts strings.Builder
+	for i := 1; i <= 3; i++ {
+		posts.WriteString(fmt.Sprintf(`<li class="pt-4"><div class="post-container"><a href="/user/u%d" class="fw-bold">member%d</a>`, i, i))
+		if i > 1 {
+			posts.WriteString(fmt.Sprintf(`<div class="btn btn-ghost btn-sm d-flex"><a href="/user/u%d">member%d</a><div class="text-muted line-clamp-1"><p>%s</p></div></div>`, i-1, i-1, prose(fmt.Sprintf("post %d", i-1), 1)))
+		}
+		posts.WriteString(fmt.Sprintf(`<div class="content text-break"><p>%s</p></div></div></li>`, prose(fmt.Sprintf("post %d", i), 1)))
+	}
+	page := `<html><head><title>RC1 of version 4</title>
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"DiscussionForumPosting","headline":"RC1 of version 4"}</script></head>
+<body><main><h1>RC1 of version 4</h1><ul class="posts timeline list-unstyled">` + posts.String() + `</ul></main></body></html>`
+	p := extractPage(t, page, "https://example.com/topic/18427/rc1-of-version-4")
+	for i := 1; i <= 3; i++ {
+		text := prose(fmt.Sprintf("post %d", i), 1)
+		if got := strings.Count(p.Markdown, text); got != 1 {
+			t.Errorf("post %d is in the markdown %d times, want once:\n%s", i, got, shown(p))
+		}
+	}
+}
+
+// On a thread, Invision's topic overview and its phone copy of each
+// post's author pane, a poster's badges, and the spans a class hides at
+// every screen size (Stack Exchange's "$\begingroup$" marks) go; a span
+// hidden on small screens only stays.
+func TestPruningThreadOverviewsAndHiddenCopies(t *testing.T) {
+	var posts strings.Builder
+	for i := 1; i <= 3; i++ {
+		posts.WriteString(fmt.Sprintf(`<article class="cPost ipsComment"><div class="cAuthorPane_mobile ipsResponsive_showPhone"><a>member%d</a> Posted on the phone copy</div>
+<div class="cAuthorPane"><h3 class="cAuthorPane_author"><a>member%d</a></h3><div class="post-badges"><span class="post-badge">Science Advisor</span></div></div>
+<div class="ipsComment_content"><span class="d-none">$\begingroup$</span><span class="d-none d-md-inline">wide screens only %d</span>%s<span class="d-none">$\endgroup$</span></div></article>`, i, i, i, paragraphs(fmt.Sprintf("comment %d", i), 2)))
+	}
+	page := `<html><head><title>Payment issues</title></head><body><h1>Payment issues</h1>
+<div class="cTopicOverview cTopicOverview--main"><div class="cTopicOverview__item"><h4 class="cTopicOverview__title">Top Posters In This Topic</h4><p>member1 56 posts</p></div></div>` + posts.String() + `</body></html>`
+	p := extractPage(t, page, "https://forum.example.com/topic/1103020-payment-issues/")
+	wantIn(t, p, "member1", "member3", prose("comment 1", 1), prose("comment 3", 2), "wide screens only 2")
+	wantOut(t, p, "phone copy", "Science Advisor", "Top Posters", "begingroup", "endgroup")
+}
+
 // On a Q&A page the comments under the question and answers are dropped;
 // the answers stay.
 func TestPruningQAComments(t *testing.T) {

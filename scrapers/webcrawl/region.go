@@ -23,7 +23,7 @@ var furnitureTokens = map[string]bool{
 	"cookie": true, "cookies": true, "consent": true, "gdpr": true,
 	"newsletter": true, "subscribe": true, "subscription": true, "signup": true,
 	"popup": true, "modal": true, "overlay": true, "lightbox": true,
-	"share": true, "sharing": true, "sharebar": true, "social": true, "socials": true,
+	"share": true, "sharing": true, "sharebar": true, "sharebuttons": true, "social": true, "socials": true,
 	"breadcrumb": true, "breadcrumbs": true, "skip": true, "skiplink": true,
 	"sidebar": true, "related": true, "recommended": true, "recommendations": true,
 	"advert": true, "advertisement": true, "ads": true, "ad": true, "adsbygoogle": true, "sponsored": true,
@@ -123,8 +123,10 @@ func measureText(n *html.Node, sizes textSizes) int {
 func furniture(n *html.Node, inContent bool, kind pageKind, para int) bool {
 	article := kind == kindArticle
 	switch n.DataAtom {
-	case atom.Nav, atom.Aside, atom.Footer, atom.Form:
+	case atom.Nav, atom.Aside, atom.Footer:
 		return true
+	case atom.Form:
+		return kind != kindForum || !textForm(n, para)
 	case atom.Header:
 		return !inContent
 	case atom.Body, atom.Main, atom.Article, atom.Table, atom.Tbody, atom.Tr, atom.Td, atom.Pre, atom.Code, atom.H1:
@@ -289,7 +291,7 @@ func chooseContent(body *html.Node, kind pageKind) ([]*html.Node, string) {
 	} else if body := bodyByName(articleBody(region, scratch), scratch); body != region && float64(textOf(body, sizes)) >= otherShare*float64(sizes[region]) {
 		chosen = body
 	}
-	dropRepeats(chosen)
+	dropRepeats(chosen, kind == kindForum)
 	if kind != kindProduct {
 		dropCaptions(chosen)
 	}
@@ -525,7 +527,11 @@ func layoutTable(t *html.Node) bool {
 // price, "Sold out") may repeat on their own and are kept, unless a label
 // without a figure repeats chromeRepeats times and more (cards' chrome);
 // code is not looked into (its lines repeat: a JSON sample's "customer": null).
-func dropRepeats(n *html.Node) {
+//
+// On a thread, a list item that holds blocks is looked into: NodeBB lays
+// its posts out as a list's items, and each reply repeats the post it
+// answers above its own text.
+func dropRepeats(n *html.Node, thread bool) {
 	seen := map[string]bool{}
 	shortCount := map[string]int{}
 	var short []*html.Node
@@ -535,7 +541,7 @@ func dropRepeats(n *html.Node) {
 		for c := n.FirstChild; c != nil; {
 			next := c.NextSibling
 			if c.Type == html.ElementNode && c.DataAtom != atom.Pre && c.DataAtom != atom.Code {
-				if leafBlock(c) {
+				if leafBlock(c) && !(thread && c.DataAtom == atom.Li && holdsBlock(c)) {
 					t := clean(nodeText(c, 4096))
 					min := repeatMin
 					if heading(c) {
@@ -613,7 +619,28 @@ func inline(n *html.Node) bool {
 // The posts, with their authors and dates, stay.
 var postFurnitureNames = []string{"userextras", "postprofile", "votecell", "js-vote", "post-taglist", "signature",
 	"expandlink", "message-attribution-opposite", "actionbar", "post-controls", "postcontrols", "post-actions",
-	"reactionsbar", "reactions-bar", "cauthorpane_info", "threadtools", "pagenav", "post-menu-area", "topic-map"}
+	"reactionsbar", "reactions-bar", "cauthorpane_info", "threadtools", "pagenav", "post-menu-area", "topic-map",
+	// a poster's rank and banner ("Senior Member", "Supporter"), join date
+	// and post count, a post's "Last edited by" and "Offline" lines
+	// (XenForo, FluxBB, vBulletin, SMF, MyBB), and a thread's "Status"
+	"usertitle", "userbanner", "extrauserinfo", "userinfo_extra", "memberaction", "user_info",
+	"author_statistics", "postfoot", "postedit", "blockstatus",
+	// a post's quote, report and like buttons and counts, "Top" links,
+	// "Original Poster" and "Author" badges, a thread's print and tools
+	// menu (phpBB, vBulletin, Invision, Discourse, MyBB), Stack Exchange's
+	// "Add a comment" link and "Ask question" box
+	"profile-icons", "topic-tools", "back2top", "threadstarter", "ipsbadges", "ipscomment_badges", "post-likes",
+	"post_controls", "posttools",
+	"comments-link", "js-bottom-notice",
+	// a poster's badges and rank ("Science Advisor", "Discussion starter"),
+	// Invision's topic overview (replies, views, top posters, popular days)
+	"post-badges", "userrank", "discussion-starter", "ctopicoverview",
+	// Invision's copies for phones of what the desktop layout shows (each
+	// post's author and date again)
+	"cauthorpane_mobile", "ipsresponsive_showphone",
+	// old Reddit's copies of a score as it would be after an up or down
+	// vote
+	"score likes", "score dislikes"}
 
 func postFurniture(n *html.Node) bool {
 	c := classAndID(n)
@@ -629,6 +656,14 @@ var forumQuoteNames = []string{"bbcodeblock--quote", "bbcode_quote", "quoteconte
 	"js-comments-container", "comments-list"}
 
 func forumFurniture(n *html.Node) bool {
+	if displayNone(n) {
+		return true
+	}
+	if classTokens(n, func(w string) bool { return w == "avatar" }) && len(strings.TrimSpace(nodeText(n, 16))) <= 4 {
+		// a poster's avatar: an image, or the first letter of the name
+		// that stands beside it (XenForo, NodeBB)
+		return true
+	}
 	c := classAndID(n)
 	return c != "" && hasHint(c, forumQuoteNames)
 }
@@ -815,3 +850,56 @@ func dropCaptions(n *html.Node) {
 
 // numberedCaption is the start of a caption the text refers to by number.
 var numberedCaption = regexp.MustCompile(`^\s*(?i:fig(ure)?|table|chart|exhibit)\.?\s*\d`)
+
+// textForm says whether a thread's form wraps posts rather than fields:
+// its text is nearly all paragraphs, or it holds paragraphs enough for
+// several posts. Old Reddit wraps each comment's text in a form (for its
+// editor), Invision a thread's posts (for its moderation tools); a search
+// box, a login, a cookie choice or a reply box is mostly labels and links,
+// with a line or two of paragraph. (The fields themselves are gone by now:
+// the scan drops them. On other pages, a shop's grid of product cards may
+// sit in a form too, so this is for threads only.)
+func textForm(n *html.Node, para int) bool {
+	return para >= textFormMin && 4*para >= 3*measureText(n, nil) || para >= textFormPosts
+}
+
+// textFormMin is the paragraph text from which a form may be text (a
+// one-line comment); textFormPosts is the paragraph text that is posts
+// whatever else the form holds (their authors' cards and signatures).
+const (
+	textFormMin   = 20
+	textFormPosts = 500
+)
+
+// displayNone says whether n's class hides it at every screen size
+// (Bootstrap's and Stack Exchange's "d-none" without a "d-md-block" that
+// shows it on larger screens): Stack Exchange's MathJax sites write each
+// post's "$\begingroup$" marks in such spans. (Shops and service pages
+// show such blocks from their scripts: this is for threads only; on all
+// pages it lowered product and service pages.)
+func displayNone(n *html.Node) bool {
+	c := attrOf(n, "class")
+	if !strings.Contains(c, "d-none") {
+		return false
+	}
+	none := false
+	for _, w := range strings.Fields(c) {
+		switch {
+		case w == "d-none":
+			none = true
+		case strings.HasPrefix(w, "d-") && strings.Count(w, "-") >= 2, strings.Contains(w, ":d-"):
+			return false // d-md-block, md:d-block: shown somewhere
+		}
+	}
+	return none
+}
+
+// holdsBlock says whether n has a child that is not inline.
+func holdsBlock(n *html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && !inline(c) {
+			return true
+		}
+	}
+	return false
+}

@@ -35,6 +35,9 @@ type pageMeta struct {
 	author                                           string
 	ogType                                           string
 	jsonLD                                           string // the page's application/ld+json blocks, joined, at most maxJSONLD bytes
+	// threadItem: the page's microdata names a forum post or a Q&A page
+	// (itemtype DiscussionForumPosting, QAPage), as NodeBB's threads do.
+	threadItem bool
 }
 
 // maxJSONLD bounds the structured data kept from a page's ld+json scripts.
@@ -201,6 +204,10 @@ func (s *scanner) readAttrs(z *html.Tokenizer, has bool) {
 			a.role = string(v)
 		case "itemprop":
 			a.itemprop = string(v)
+		case "itemtype":
+			if !s.meta.threadItem && threadItemType(v) {
+				s.meta.threadItem = true
+			}
 		case "lang":
 			a.lang = string(v)
 		case "rel":
@@ -235,6 +242,13 @@ func (s *scanner) readAttrs(z *html.Tokenizer, has bool) {
 			a.ariaHidden = strings.EqualFold(strings.TrimSpace(string(v)), "true")
 		}
 	}
+}
+
+// threadItemType says whether a microdata itemtype names a forum post or a
+// Q&A page ("https://schema.org/DiscussionForumPosting").
+func threadItemType(v []byte) bool {
+	t := v[bytes.LastIndexAny(v, "/:")+1:]
+	return bytes.EqualFold(t, []byte("DiscussionForumPosting")) || bytes.EqualFold(t, []byte("QAPage"))
 }
 
 func (s *scanner) start(z *html.Tokenizer, selfClosing bool) {
