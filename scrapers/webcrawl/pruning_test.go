@@ -221,7 +221,7 @@ func TestPruningMenus(t *testing.T) {
 func TestPruningForumQuotes(t *testing.T) {
 	const quoted = "The hum started after I moved the turntable next to the power amplifier last week."
 	var posts strings.Builder
-	for i := 1; i <= 2; i++ {
+	for i := 1; i <= 3; i++ {
 		posts.WriteString(`<article class="message"><div class="message-userDetails">user` + fmt.Sprint(i) + `</div>
 <div class="message-body"><div class="bbWrapper">`)
 		if i == 2 {
