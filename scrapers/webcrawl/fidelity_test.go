@@ -27,14 +27,14 @@ import (
 // same pages (BenchmarkFidelitySideBySide); a change that falls below any
 // of them, or leaves any page with text empty, fails.
 var fidelityFloor = map[string]float64{
-	wcxb.All:        0.857,
-	"article":       0.943,
-	"forum":         0.794,
-	"product":       0.600,
-	"collection":    0.666,
-	"listing":       0.711,
-	"documentation": 0.921,
-	"service":       0.830,
+	wcxb.All:        0.874,
+	"article":       0.951,
+	"forum":         0.827,
+	"product":       0.636,
+	"collection":    0.720,
+	"listing":       0.721,
+	"documentation": 0.933,
+	"service":       0.850,
 }
 
 // fidelityMaxLength is large enough that no page of the split is cut:
