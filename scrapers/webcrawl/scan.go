@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"hash/maphash"
 	"net/url"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -331,6 +332,25 @@ func (s *scanner) start(z *html.Tokenizer, selfClosing bool) {
 	}
 }
 
+// maxCellSpan is the most columns or rows a table cell may span in the
+// Markdown: the table plugin writes a cell for every column spanned, so
+// colspan=30000000 would be thirty million cells (browsers clamp colspan at
+// 1,000, but a Markdown table that wide says nothing either).
+const maxCellSpan = 64
+
+// cellSpan is a colspan or rowspan as the Markdown may use it: a positive
+// number up to maxCellSpan, or "" (one) when it is not a number.
+func cellSpan(v string) string {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	switch {
+	case err != nil || n <= 1:
+		return ""
+	case n > maxCellSpan:
+		return strconv.Itoa(maxCellSpan)
+	}
+	return strconv.Itoa(n)
+}
+
 func (s *scanner) emitStart(name string) {
 	a := &s.a
 	w := &s.out
@@ -365,8 +385,8 @@ func (s *scanner) emitStart(name string) {
 		attr("alt", a.alt)
 		attr("title", a.title)
 	case "td", "th":
-		attr("colspan", a.colspan)
-		attr("rowspan", a.rowspan)
+		attr("colspan", cellSpan(a.colspan))
+		attr("rowspan", cellSpan(a.rowspan))
 		attr("align", cellAlign(a.align, a.style))
 	case "ol":
 		attr("start", a.start)
