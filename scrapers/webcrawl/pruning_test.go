@@ -535,6 +535,17 @@ func TestPruningLegalNoticeButNotWordPressPresets(t *testing.T) {
 	p := extractPage(t, page, "https://college.example/tuition")
 	wantIn(t, p, prose("tuition for each program", 1), prose("the fees in small print", 1))
 	wantOut(t, p, prose("the offer's legal terms", 1))
+
+	// A law firm names its sections so: a block of running text named
+	// "legal" is not fine print.
+	firm := `<html><head><title>Our practice</title></head><body><main><h1>Our practice</h1>
+` + paragraphs("our firm", 3) + `
+<section class="legal-services">` + paragraphs("estate planning", 3) + `</section>
+<section class="legal-services">` + paragraphs("family law", 3) + `</section>
+<section class="legal-services">` + paragraphs("business disputes", 3) + `</section>
+</main></body></html>`
+	p = extractPage(t, firm, "https://firm.example/practice")
+	wantIn(t, p, prose("our firm", 1), prose("estate planning", 1), prose("family law", 2), prose("business disputes", 3))
 }
 
 // A text of 16 bytes and more that a page lays out twice (a mobile and a

@@ -62,11 +62,11 @@ var articleFurniture = map[string]bool{"comment": true, "comments": true, "disqu
 	"categories": true, "cta": true, "caption": true, "credit": true}
 
 // boxWords are the furniture words that name a small box (a date line, an
-// author's card, a tag list, a call to action): an element so named that
-// holds running text is not that box (HubSpot's "meta_field" around a post's
-// body).
+// author's card, a tag list, a call to action, fine print): an element so
+// named that holds running text is not that box (HubSpot's "meta_field"
+// around a post's body, a law firm's "legal-services" sections).
 var boxWords = map[string]bool{"author": true, "authors": true, "byline": true, "bio": true, "meta": true,
-	"tags": true, "tag": true, "categories": true, "cta": true}
+	"tags": true, "tag": true, "categories": true, "cta": true, "legal": true}
 
 // boxText is the paragraph text above which an element is not a box.
 const boxText = 400
