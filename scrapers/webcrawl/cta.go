@@ -40,27 +40,14 @@ func ctaLabel(s string) string {
 // the end of a sentence stays. It runs after dropMenus, which counts a
 // menu's short links, these among them.
 func dropCallsToAction(root *html.Node) {
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		for c := n.FirstChild; c != nil; {
-			next := c.NextSibling
-			if c.Type == html.ElementNode {
-				switch c.DataAtom {
-				case atom.Pre, atom.Code:
-				case atom.A, atom.Button, atom.Span, atom.Div, atom.P, atom.Li:
-					if l := ctaLabel(nodeText(c, 64)); ctaPhrases[l] && alone(c, l) {
-						n.RemoveChild(c)
-					} else {
-						walk(c)
-					}
-				default:
-					walk(c)
-				}
-			}
-			c = next
+	unlinkWhere(root, func(c *html.Node) bool {
+		switch c.DataAtom {
+		case atom.A, atom.Button, atom.Span, atom.Div, atom.P, atom.Li:
+			l := ctaLabel(nodeText(c, 64))
+			return ctaPhrases[l] && alone(c, l)
 		}
-	}
-	walk(root)
+		return false
+	}, func(c *html.Node) bool { return c.DataAtom != atom.Pre && c.DataAtom != atom.Code })
 }
 
 // alone says whether the block around n holds no words but label (n's).

@@ -86,3 +86,20 @@ func findElement(n *html.Node, a atom.Atom) *html.Node {
 	}
 	return nil
 }
+
+// unlinkWhere unlinks, under n, every element drop says to, and looks into
+// the others, those into says (nil: all of them).
+func unlinkWhere(n *html.Node, drop, into func(c *html.Node) bool) {
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		if c.Type == html.ElementNode {
+			switch {
+			case drop(c):
+				n.RemoveChild(c)
+			case into == nil || into(c):
+				unlinkWhere(c, drop, into)
+			}
+		}
+		c = next
+	}
+}

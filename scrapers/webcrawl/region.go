@@ -209,6 +209,15 @@ func (sz *regionSizes) holdsContent(n *html.Node) bool {
 
 // paraText is the text in paragraphs and preformatted blocks.
 func paraText(n *html.Node, in bool, sizes textSizes) int {
+	return textInside(n, in, sizes, func(c *html.Node, in bool) bool {
+		return in || c.DataAtom == atom.P || c.DataAtom == atom.Pre
+	})
+}
+
+// textInside is the text under n that lies inside the elements inside says
+// (given whether their parent is), recorded for n and every element under
+// it in sizes.
+func textInside(n *html.Node, in bool, sizes textSizes, inside func(c *html.Node, in bool) bool) int {
 	t := 0
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		switch c.Type {
@@ -217,7 +226,7 @@ func paraText(n *html.Node, in bool, sizes textSizes) int {
 				t += textLen(c.Data)
 			}
 		case html.ElementNode:
-			t += paraText(c, in || c.DataAtom == atom.P || c.DataAtom == atom.Pre, sizes)
+			t += textInside(c, inside(c, in), sizes, inside)
 		}
 	}
 	sizes[n] = t
@@ -348,26 +357,15 @@ const wholePageLeft = 1000
 // blockText is the text an element holds in the blocks an article is made
 // of (paragraphs, quotes, code, list items, headings, table cells), measured once for every element.
 func blockText(n *html.Node, in bool, sizes textSizes) int {
-	t := 0
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		switch c.Type {
-		case html.TextNode:
-			if in {
-				t += textLen(c.Data)
-			}
-		case html.ElementNode:
-			inner := in
-			switch c.DataAtom {
-			case atom.P, atom.Pre, atom.Blockquote, atom.Li, atom.Dd, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Td, atom.Figcaption:
-				inner = true
-			case atom.A:
-				inner = false
-			}
-			t += blockText(c, inner, sizes)
+	return textInside(n, in, sizes, func(c *html.Node, in bool) bool {
+		switch c.DataAtom {
+		case atom.P, atom.Pre, atom.Blockquote, atom.Li, atom.Dd, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Td, atom.Figcaption:
+			return true
+		case atom.A:
+			return false
 		}
-	}
-	sizes[n] = t
-	return t
+		return in
+	})
 }
 
 // articleBody narrows an article's region to the smallest element that
@@ -425,25 +423,14 @@ func dropLinkLists(root *html.Node, text textSizes) {
 	clear(text)
 	link := textSizes{}
 	measureLinks(root, false, text, link)
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		for c := n.FirstChild; c != nil; {
-			next := c.NextSibling
-			if c.Type == html.ElementNode {
-				switch c.DataAtom {
-				case atom.Ul, atom.Ol, atom.Div, atom.Section, atom.Dl:
-					if t := text[c]; t > 0 && float64(link[c]) > linkListShare*float64(t) && 5*t <= 2*text[root] && !hasLongParagraph(c) {
-						n.RemoveChild(c)
-						c = next
-						continue
-					}
-				}
-				walk(c)
-			}
-			c = next
+	unlinkWhere(root, func(c *html.Node) bool {
+		switch c.DataAtom {
+		case atom.Ul, atom.Ol, atom.Div, atom.Section, atom.Dl:
+			t := text[c]
+			return t > 0 && float64(link[c]) > linkListShare*float64(t) && 5*t <= 2*text[root] && !hasLongParagraph(c)
 		}
-	}
-	walk(root)
+		return false
+	}, nil)
 }
 
 const linkListShare = 0.6
@@ -835,17 +822,9 @@ func bodyByName(n *html.Node, sizes textSizes) *html.Node {
 // caption ("Figure 2.", "Table 1") is kept: the text refers to it. A
 // product's captions may say what the product is, and are kept.
 func dropCaptions(n *html.Node) {
-	for c := n.FirstChild; c != nil; {
-		next := c.NextSibling
-		if c.Type == html.ElementNode {
-			if c.DataAtom == atom.Figcaption && !numberedCaption.MatchString(nodeText(c, 64)) {
-				n.RemoveChild(c)
-			} else {
-				dropCaptions(c)
-			}
-		}
-		c = next
-	}
+	unlinkWhere(n, func(c *html.Node) bool {
+		return c.DataAtom == atom.Figcaption && !numberedCaption.MatchString(nodeText(c, 64))
+	}, nil)
 }
 
 // numberedCaption is the start of a caption the text refers to by number.
