@@ -69,16 +69,15 @@ func kindOf(m pageMeta, u *url.URL) pageKind {
 		product = product || isProduct
 	}
 	forum = forum || m.threadItem
+	og := strings.ToLower(strings.TrimSpace(m.ogType))
 	switch {
-	case forum || forumAddress(u) && !product && !article && !strings.EqualFold(strings.TrimSpace(m.ogType), "article"):
+	case forum || forumAddress(u) && !product && !article && og != "article":
 		return kindForum
-	case (product || strings.EqualFold(strings.TrimSpace(m.ogType), "product")) && !article:
+	case (product || og == "product") && !article:
 		return kindProduct
 	case other || list && !article:
 		return kindOther
-	case article:
-		return kindArticle
-	case strings.EqualFold(strings.TrimSpace(m.ogType), "article"):
+	case article || og == "article":
 		return kindArticle
 	case productPath(u):
 		return kindProduct

@@ -292,13 +292,13 @@ func chooseContent(body *html.Node, kind pageKind) ([]*html.Node, string) {
 	clear(sizes)
 	left := measureText(body, sizes)
 	region := mainRegion(body, sizes)
-	chosen := region
+	chosen, text := region, bodyByName(articleBody(region, scratch), scratch)
 	if kind == kindArticle {
-		chosen = bodyByName(articleBody(region, scratch), scratch)
+		chosen = text
 		dropLinkLists(chosen, scratch)
 		sizes[chosen] = measureText(chosen, nil)
-	} else if body := bodyByName(articleBody(region, scratch), scratch); body != region && float64(textOf(body, sizes)) >= otherShare*float64(sizes[region]) {
-		chosen = body
+	} else if text != region && float64(textOf(text, sizes)) >= otherShare*float64(sizes[region]) {
+		chosen = text
 	}
 	dropRepeats(chosen, kind == kindForum)
 	if kind != kindProduct {
