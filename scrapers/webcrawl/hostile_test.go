@@ -49,6 +49,13 @@ var hostilePages = map[string]struct {
 	"/pre": {"text/html", func() []byte {
 		return repeatPage(`<html><body><pre><code class="language-text">`, "a line of preformatted text\n", "</code></pre></body></html>", 100_000)
 	}},
+	// An article's page whose scripts would place 100,000 streamed parts,
+	// under 256 KiB of JSON-LD: each part is read, the page's kind decided
+	// once for them, and the element cap holds.
+	"/streamed": {"text/html", func() []byte {
+		ld := `<script type="application/ld+json">{"@type":"NewsArticle","description":"` + strings.Repeat("a long description ", 13_000) + `"}</script>`
+		return repeatPage("<html><head>"+ld+"</head><body><p>The story's first paragraph.</p>", `<div hidden id="S:1"><p>streamed part 1</p></div>`, "</body></html>", 100_000)
+	}},
 	"/latin1": {"text/html; charset=utf-8", func() []byte {
 		return []byte("<html><body><p>Un caf\xe9 cr\xe8me, na\xefvement servi \xe0 la terrasse du boulevard.</p></body></html>")
 	}},
@@ -130,6 +137,11 @@ func TestCrawlHostilePages(t *testing.T) {
 	divs := want("/divs", "page_bytes", "elements")
 	if !strings.Contains(divs["markdown"].(string), "Before the divs.") {
 		t.Errorf("/divs: the text before the divs is lost: %q", divs["markdown"])
+	}
+
+	streamed := want("/streamed", "elements")
+	if md := streamed["markdown"].(string); !strings.Contains(md, "The story's first paragraph.") || !strings.Contains(md, "streamed part 1") {
+		t.Errorf("/streamed: want the first paragraph and the streamed parts: %.200q", md)
 	}
 
 	deep := want("/deep", "depth")

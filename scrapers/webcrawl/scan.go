@@ -104,20 +104,29 @@ type scanner struct {
 	textFull   bool
 	inTitle    bool
 	inJSONLD   bool
-	keepHidden bool         // hidden elements are read as any other
-	pageURL    *url.URL     // the page's own address, for its kind (see streamedKept)
-	noscript   bytes.Buffer // what <noscript> elements hold, at most the text limit
-	titleDone  bool
-	meta       pageMeta
-	links      []string
-	linkSeen   map[string]struct{}
-	totalSeen  map[uint64]struct{}
-	seed       maphash.Seed
-	linksCut   bool
-	cutDepth   bool
-	cutText    bool
-	a          attrs
-	hrefBuf    []byte
+	keepHidden bool     // hidden elements are read as any other
+	pageURL    *url.URL // the page's own address, for its kind (see streamedKept)
+	// kindSeen is the page's kind as streamedKept last decided it, and the
+	// meta it was decided from (the JSON-LD only grows: its length names it).
+	kindSeen struct {
+		ok     bool
+		ldLen  int
+		ogType string
+		thread bool
+		kind   pageKind
+	}
+	noscript  bytes.Buffer // what <noscript> elements hold, at most the text limit
+	titleDone bool
+	meta      pageMeta
+	links     []string
+	linkSeen  map[string]struct{}
+	totalSeen map[uint64]struct{}
+	seed      maphash.Seed
+	linksCut  bool
+	cutDepth  bool
+	cutText   bool
+	a         attrs
+	hrefBuf   []byte
 }
 
 // attrs are the attributes of one tag the pass may use.
@@ -774,6 +783,12 @@ func (s *scanner) streamedKept() bool {
 	if s.pageURL != nil && strings.Trim(s.pageURL.Path, "/") == "" {
 		return false
 	}
-	k := kindOf(s.meta, s.pageURL)
-	return k == kindArticle || k == kindProduct
+	// A page streams its parts one after another: its kind is decided once
+	// for what its meta says by then, not again for every part.
+	ks := &s.kindSeen
+	if !ks.ok || ks.ldLen != len(s.meta.jsonLD) || ks.ogType != s.meta.ogType || ks.thread != s.meta.threadItem {
+		ks.ok, ks.ldLen, ks.ogType, ks.thread = true, len(s.meta.jsonLD), s.meta.ogType, s.meta.threadItem
+		ks.kind = kindOf(s.meta, s.pageURL)
+	}
+	return ks.kind == kindArticle || ks.kind == kindProduct
 }
