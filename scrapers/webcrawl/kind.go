@@ -42,17 +42,27 @@ func ldTypes(jsonLD string) []string {
 	var out []string
 	for _, m := range ldType.FindAllStringSubmatch(jsonLD, 64) {
 		for _, t := range strings.Split(strings.Trim(m[1], "[]"), ",") {
-			t = strings.ToLower(strings.Trim(strings.TrimSpace(t), `"`))
-			if i := strings.LastIndexAny(t, "/:"); i >= 0 {
-				t = t[i+1:] // "http://schema.org/Article"
-			}
-			if t != "" {
+			if t = schemaType(strings.Trim(strings.TrimSpace(t), `"`)); t != "" {
 				out = append(out, t)
 			}
 		}
 	}
 	return out
 }
+
+// schemaType is a schema.org type's name, lower-cased, without the
+// vocabulary's address ("http://schema.org/Article" is "article").
+func schemaType(t string) string {
+	return strings.ToLower(t[strings.LastIndexAny(t, "/:")+1:])
+}
+
+// productType says whether a schema.org type (as schemaType gives it) is a
+// product's.
+func productType(t string) bool { return t == "product" || t == "productgroup" }
+
+// threadType says whether a schema.org type names a forum post or a Q&A
+// page.
+func threadType(t string) bool { return t == "discussionforumposting" || t == "qapage" }
 
 // kindOf decides a page's kind from what it says about itself: its JSON-LD
 // types, then og:type. A page that says nothing is not an article. A page
@@ -61,8 +71,8 @@ func ldTypes(jsonLD string) []string {
 func kindOf(m pageMeta, u *url.URL) pageKind {
 	article, other, product, list, forum := false, false, false, false, false
 	for _, t := range ldTypes(m.jsonLD) {
-		forum = forum || t == "discussionforumposting" || t == "qapage"
-		isProduct := t == "product" || t == "productgroup"
+		forum = forum || threadType(t)
+		isProduct := productType(t)
 		article = article || articleTypes[t]
 		other = other || otherTypes[t] && !isProduct && t != "itemlist"
 		list = list || t == "itemlist"

@@ -67,8 +67,7 @@ func ldProductDescription(jsonLD string) string {
 func ldIsProduct(t any) bool {
 	switch t := t.(type) {
 	case string:
-		t = strings.ToLower(t[strings.LastIndexAny(t, "/:")+1:])
-		return t == "product" || t == "productgroup"
+		return productType(schemaType(t))
 	case []any:
 		for _, x := range t {
 			if ldIsProduct(x) {

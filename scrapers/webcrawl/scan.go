@@ -257,8 +257,7 @@ func (s *scanner) readAttrs(z *html.Tokenizer, has bool) {
 // threadItemType says whether a microdata itemtype names a forum post or a
 // Q&A page ("https://schema.org/DiscussionForumPosting").
 func threadItemType(v []byte) bool {
-	t := v[bytes.LastIndexAny(v, "/:")+1:]
-	return bytes.EqualFold(t, []byte("DiscussionForumPosting")) || bytes.EqualFold(t, []byte("QAPage"))
+	return threadType(schemaType(string(v)))
 }
 
 func (s *scanner) start(z *html.Tokenizer, selfClosing bool) {
