@@ -46,6 +46,14 @@ type Stores struct {
 	// Tasks keeps MCP Tasks (tasks.go) where every replica reads them; nil
 	// keeps them in this replica's memory (one replica).
 	Tasks tasks.Store
+	// Politeness keeps each site's limits (pages in flight, the pause
+	// between them, holds after a 429 or a block) for the plugins; Redis's
+	// keeps them for every replica together. Nil keeps them for this host
+	// alone.
+	Politeness scrapers.Politeness
+	// Shared is a small cache the replicas share (web-crawl's robots.txt);
+	// nil keeps such things in each plugin's memory.
+	Shared scrapers.SharedCache
 	// Health reports the shared store's state for /readyz ("ok" or
 	// "degraded: …"); nil when there is none.
 	Health func() (ok bool, detail string)
@@ -163,6 +171,9 @@ func New(cfg Config, opts Options) (*Host, error) {
 	if h.stores.Tasks == nil {
 		h.stores.Tasks = &tasks.Memory{}
 	}
+	if h.stores.Politeness == nil {
+		h.stores.Politeness = &scrapers.LocalPoliteness{}
+	}
 	h.now = opts.Now
 	if h.now == nil {
 		h.now = time.Now
@@ -205,7 +216,7 @@ func New(cfg Config, opts Options) (*Host, error) {
 
 func (h *Host) mountPlugins(ctors []scrapers.Constructor) error {
 	env := scrapers.Env{Getenv: h.cfg.Getenv, AllowPrivateNetworks: h.cfg.AllowPrivateNetworks, Logger: h.log, Upstream: h.upstream, Metrics: h.metrics.reg, PageTimeout: h.cfg.PageTimeout,
-		Pages: h.pages}
+		Pages: h.pages, Politeness: h.stores.Politeness, Shared: h.stores.Shared}
 	seen := map[string]bool{}
 	var errs []error
 	for _, ctor := range ctors {

@@ -130,6 +130,9 @@ func (h *Host) startSeriesAtZero() {
 		}
 		u.duration.WithLabelValues(p.ID)
 		u.retries.WithLabelValues(p.ID)
+		u.holds.WithLabelValues(p.ID, "retry_after")
+		u.holds.WithLabelValues(p.ID, "blocked")
+		u.holdSecs.WithLabelValues(p.ID)
 		n := h.proxiesOf(p.ID)
 		if n > 0 {
 			u.rotations.WithLabelValues(p.ID)

@@ -41,7 +41,7 @@ func seriesOf(t *testing.T, h *hosttest.Host, prefixes ...string) map[string]str
 var countedFamilies = []string{"pluginhost_tool_calls_total{", "pluginhost_license_verdicts_total{", "pluginhost_http_refusals_total{",
 	"pluginhost_result_cache_calls_total{", "pluginhost_upstream_requests_total{", "pluginhost_upstream_retries_total{",
 	"pluginhost_upstream_proxy_rotations_total{", "pluginhost_upstream_proxy_requests_total{", "pluginhost_usage_items_total{",
-	"pluginhost_usage_refused_calls_total{"}
+	"pluginhost_usage_refused_calls_total{", "pluginhost_upstream_holds_total{"}
 
 // A fresh replica's counters with known labels (outcomes, plugins, tools,
 // cache answers, license reasons, refusals, proxies configured) are there

@@ -21,6 +21,8 @@ type upstreamMetrics struct {
 	retries   *prometheus.CounterVec   // site
 	rotations *prometheus.CounterVec   // site
 	proxies   *prometheus.CounterVec   // site, proxy, outcome
+	holds     *prometheus.CounterVec   // site, reason
+	holdSecs  *prometheus.CounterVec   // site
 }
 
 // Block kinds as the series label them: the plugins' kinds (scrapers.Block*)
@@ -57,7 +59,7 @@ var upstreamOutcomes = map[string]bool{
 	scrapers.OutcomeOK: true, scrapers.OutcomeBlocked: true, scrapers.OutcomeClientError: true,
 	scrapers.OutcomeRateLimited: true, scrapers.OutcomeServerError: true, scrapers.OutcomeTimeout: true,
 	scrapers.OutcomeNetwork: true, scrapers.OutcomeGuardRefused: true, scrapers.OutcomeTooLarge: true,
-	scrapers.OutcomeCancelled: true,
+	scrapers.OutcomeCancelled: true, scrapers.OutcomeHeld: true,
 }
 
 func outcomeLabel(outcome string) string {
@@ -81,7 +83,7 @@ func newUpstreamMetrics(reg prometheus.Registerer) *upstreamMetrics {
 	m := &upstreamMetrics{
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: "pluginhost", Name: "upstream_requests_total",
-			Help: "Upstream attempts by site and outcome (ok, blocked, 4xx, rate_limited, 5xx, timeout, network_error, guard_refused, too_large, cancelled); " +
+			Help: "Upstream attempts by site and outcome (ok, blocked, 4xx, rate_limited, 5xx, timeout, network_error, guard_refused, too_large, cancelled, held: not sent because the site is held off); " +
 				"block_kind (captcha, consent, login, rate_limited, challenge, other) is set for blocked ones.",
 		}, []string{"site", "outcome", "block_kind"}),
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
@@ -101,8 +103,16 @@ func newUpstreamMetrics(reg prometheus.Registerer) *upstreamMetrics {
 			Namespace: "pluginhost", Name: "upstream_proxy_requests_total",
 			Help: "Upstream attempts sent through a proxy, by site, proxy (its place in the list, from 0) and outcome.",
 		}, []string{"site", "proxy", "outcome"}),
+		holds: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "pluginhost", Name: "upstream_holds_total",
+			Help: "Holds put on a site for every replica by its answer, by site and reason (retry_after: a 429 or 503 with Retry-After; blocked: a block page).",
+		}, []string{"site", "reason"}),
+		holdSecs: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "pluginhost", Name: "upstream_hold_seconds_total",
+			Help: "The length of the holds put on a site (seconds asked, cut at 10 minutes), by site.",
+		}, []string{"site"}),
 	}
-	reg.MustRegister(m.requests, m.duration, m.retries, m.rotations, m.proxies)
+	reg.MustRegister(m.requests, m.duration, m.retries, m.rotations, m.proxies, m.holds, m.holdSecs)
 	return m
 }
 
@@ -129,5 +139,13 @@ func (m *upstreamMetrics) observe(u scrapers.Upstream) {
 	}
 	if u.ProxyIndex >= 0 {
 		m.proxies.WithLabelValues(site, proxyLabel(u.ProxyIndex), outcome).Inc()
+	}
+	if u.Held > 0 {
+		reason := "retry_after"
+		if u.Outcome == scrapers.OutcomeBlocked {
+			reason = "blocked"
+		}
+		m.holds.WithLabelValues(site, reason).Inc()
+		m.holdSecs.WithLabelValues(site).Add(u.Held.Seconds())
 	}
 }

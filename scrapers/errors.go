@@ -51,7 +51,10 @@ type SiteError struct {
 }
 
 func (e *SiteError) Error() string {
+	var held *HeldError
 	switch {
+	case errors.As(e.Err, &held):
+		return fmt.Sprintf("%s was not asked for %s: %v", e.Site, e.URL, e.Err)
 	case e.Status != 0:
 		return fmt.Sprintf("%s answered HTTP %d for %s", e.Site, e.Status, e.URL)
 	case e.Err != nil:

@@ -47,10 +47,11 @@ type Site struct {
 	// wrapping ErrTooLarge.
 	MaxBytes int64
 	// MinInterval is the politeness delay between the starts of requests to
-	// the site from one fetcher (default none).
+	// the site (default none), kept for the process through Env.Politeness,
+	// and for every replica together with REDIS_URL.
 	MinInterval time.Duration
-	// MaxConcurrent caps requests in flight to the site from one fetcher
-	// (default 4).
+	// MaxConcurrent caps requests in flight to the site (default 4), kept
+	// as MinInterval is.
 	MaxConcurrent int
 	// MaxAttempts caps the tries of one request, the first included, on 429,
 	// 5xx, network errors and blocks (default 3; 1 never retries).
@@ -101,7 +102,8 @@ type Fetcher struct {
 	baseBackoff   time.Duration
 	maxRetryAfter time.Duration
 	timeout       time.Duration
-	limit         *limiter
+	polite        Politeness
+	slot          Slot        // Key and the limits; Exit is set per attempt
 	pages         *PageBudget // the process's pages in flight (Env.Pages)
 
 	profile     browserProfile // headers for direct requests
@@ -129,7 +131,8 @@ func NewFetcher(env Env, site Site) (*Fetcher, error) {
 		baseBackoff:   orDefault(site.BaseBackoff, defaultBaseBackoff),
 		maxRetryAfter: orDefault(site.MaxRetryAfter, defaultMaxRetryAfter),
 		timeout:       orDefault(env.PageTimeout, orDefault(site.Timeout, 30*time.Second)),
-		limit:         newLimiter(orDefault(site.MaxConcurrent, 4), site.MinInterval),
+		polite:        env.Polite(),
+		slot:          Slot{Key: siteKey(site), Limit: orDefault(site.MaxConcurrent, 4), Interval: site.MinInterval},
 		pages:         env.PageBudget(),
 		upstream:      env.Upstream,
 		profile:       randomProfile(),
@@ -154,6 +157,12 @@ func NewFetcher(env Env, site Site) (*Fetcher, error) {
 		f.proxied = f.newTransport(proxyFromContext, f.dialProxy)
 	}
 	return f, nil
+}
+
+// siteKey is the politeness key of a site: the plugin and the site's name,
+// so that two fetchers of one site share its limits.
+func siteKey(site Site) string {
+	return "site:" + site.ID + ":" + strings.ToLower(site.Name)
 }
 
 func orDefault[T int | int64 | time.Duration](v, def T) T {
@@ -270,6 +279,10 @@ func (f *Fetcher) Do(ctx context.Context, req *Request) (*Response, error) {
 	if method == "" {
 		method = http.MethodGet
 	}
+	var (
+		lastBlock   *BlockedError // the last block met, answered when every exit is then held
+		lastBlocked *Response
+	)
 	for attempt := 1; ; attempt++ {
 		if ctx.Err() != nil {
 			return nil, f.stopped(ctx, req.URL)
@@ -283,6 +296,19 @@ func (f *Fetcher) Do(ctx context.Context, req *Request) (*Response, error) {
 			return nil, f.stopped(ctx, req.URL)
 		}
 		last := attempt >= f.attempts
+		var held *HeldError
+		if errors.As(err, &held) {
+			// Not sent: the site asked the fleet to wait. Another proxy is
+			// another exit, which may not be held.
+			rep.done(OutcomeHeld, "")
+			if !last && f.proxies.len() > 1 {
+				continue
+			}
+			if lastBlock != nil { // every exit tried blocked: that is the answer
+				return lastBlocked, lastBlock
+			}
+			return nil, &SiteError{Site: f.site.Name, URL: req.URL, Err: err}
+		}
 		if err != nil {
 			rep.done(errorOutcome(err), "")
 			if last || !retryableError(err) {
@@ -301,13 +327,18 @@ func (f *Fetcher) Do(ctx context.Context, req *Request) (*Response, error) {
 				if be.URL == "" {
 					be.URL = req.URL
 				}
+				f.hold(ctx, rep, resp, px, be.Kind)
 				rep.done(OutcomeBlocked, be.Kind)
+				lastBlock, lastBlocked = be, resp
 				if !last && f.proxies.len() > 1 {
 					f.log.Info("blocked; trying another proxy", "url", logURL(u), "kind", be.Kind, "attempt", attempt, "proxy", px.label)
 					continue
 				}
 				return resp, be
 			}
+		}
+		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
+			f.hold(ctx, rep, resp, px, "")
 		}
 		rep.done(statusOutcome(resp.StatusCode), "")
 		if !last && retryableStatus(resp.StatusCode) {
@@ -332,6 +363,29 @@ func (f *Fetcher) Do(ctx context.Context, req *Request) (*Response, error) {
 		}
 		return resp, nil
 	}
+}
+
+// hold keeps the site off, for px's exit and for every caller of the fleet,
+// after resp: a 429 or 503 for the Retry-After it names (none: no hold), a
+// block (blockKind) for its Retry-After or BlockHold. The attempt's report
+// carries the hold.
+func (f *Fetcher) hold(ctx context.Context, rep *attemptReport, resp *Response, px *proxy, blockKind string) {
+	d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+	reason := fmt.Sprintf("HTTP %d with Retry-After", resp.StatusCode)
+	if blockKind != "" {
+		reason = blockKind
+		if !ok || d <= 0 {
+			d = BlockHold
+		}
+	} else if !ok || d <= 0 {
+		return
+	}
+	d = min(d, MaxHold)
+	f.polite.Hold(ctx, f.slot.Key, exitOf(px), d, reason)
+	if rep != nil {
+		rep.u.Held = d
+	}
+	f.log.Info("holding the site off for every replica", "exit", exitOf(px), "for", d, "reason", reason)
 }
 
 // pause logs a retry and waits before it; the error is the stop when ctx

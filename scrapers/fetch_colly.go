@@ -34,11 +34,13 @@ func (f *Fetcher) newTransport(proxy func(*http.Request) (*url.URL, error), dial
 // attempt is one try of req at u, through px when it is not nil: a colly
 // collector made for this request, its context the call's.
 func (f *Fetcher) attempt(ctx context.Context, u *url.URL, req *Request, method string, px *proxy) (*Response, error) {
-	release, err := f.limit.acquire(ctx)
+	slot := f.slot
+	slot.Exit = exitOf(px)
+	lease, err := f.polite.Acquire(ctx, slot)
 	if err != nil {
 		return nil, err
 	}
-	defer release()
+	defer lease.Release(0)
 	// A place among the process's pages in flight, for a first guess of
 	// the body; the body's reading grows it (capBody). It is given back
 	// when the attempt ends: the body is the caller's from then on.

@@ -549,16 +549,30 @@ func TestFetchRetriesBlockThroughAnotherProxy(t *testing.T) {
 		t.Fatalf("resp %v, proxy used %d times; want the block page after 1 request", resp, blocked.uses.Load())
 	}
 
-	// Every proxy blocks: give up after MaxAttempts.
+	// Every proxy blocks: each exit is asked once, then held off (BlockHold),
+	// so the third attempt is not sent and the block is the answer.
+	var blockedOther atomic.Int32
 	blocked.uses.Store(0)
 	other := newForwardProxy(t, "other")
-	other.Config.Handler = blocked.Config.Handler
+	other.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		blockedOther.Add(1)
+		io.WriteString(w, `<form id="captcha-form">`)
+	})
 	h := newFetcher(t, testEnv(map[string]string{"PROXY_URLS": blocked.URL + "," + other.URL}), site)
 	if _, err := h.Get(context.Background(), srv.URL); !errors.As(err, &be) {
 		t.Fatalf("err = %v, want BlockedError", err)
 	}
-	if blocked.uses.Load() != 3 {
-		t.Fatalf("%d attempts, want 3", blocked.uses.Load())
+	if blocked.uses.Load() != 1 || blockedOther.Load() != 1 {
+		t.Fatalf("blocked %d, other %d attempts; want 1 each (a blocked exit is held off)", blocked.uses.Load(), blockedOther.Load())
+	}
+	// The next request through a held exit is not sent: it says what the wait is.
+	_, err = h.Get(context.Background(), srv.URL)
+	var held *HeldError
+	if !errors.As(err, &held) || held.Wait <= 0 || held.Wait > BlockHold || held.Reason != BlockCaptcha {
+		t.Fatalf("err = %v, want a HeldError naming the captcha and the wait", err)
+	}
+	if blocked.uses.Load() != 1 || blockedOther.Load() != 1 {
+		t.Fatalf("a held exit was asked: blocked %d, other %d", blocked.uses.Load(), blockedOther.Load())
 	}
 }
 

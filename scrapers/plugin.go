@@ -177,6 +177,17 @@ type Env struct {
 	// PAGES_MEMORY); every fetcher and web-crawl take a place in it for each
 	// page. Nil uses DefaultPageBudget, one for the process.
 	Pages *PageBudget
+	// Politeness keeps each site's limits (Site.MaxConcurrent and
+	// MinInterval, web-crawl's pages per host and its pause, holds after a
+	// 429 or a block) for every fetcher of the process, and with REDIS_URL
+	// for every replica. Nil gives each fetcher (and web-crawl) limits of its
+	// own, as a plugin alone in its process would keep them; the host always
+	// passes one it shares among its plugins.
+	Politeness Politeness
+	// Shared, when non-nil, is a small cache every replica reads (Redis):
+	// web-crawl keeps each host's robots.txt there. Nil keeps such things in
+	// this process's memory.
+	Shared SharedCache
 	// Metrics, when non-nil, is where a plugin registers series of its own
 	// (the renderer's pluginhost_renders_total); the host serves them on
 	// METRICS_ADDR with its own.
@@ -197,6 +208,14 @@ func (e Env) PageBudget() *PageBudget {
 		return DefaultPageBudget()
 	}
 	return e.Pages
+}
+
+// Polite returns Politeness, or a new LocalPoliteness when it is nil.
+func (e Env) Polite() Politeness {
+	if e.Politeness == nil {
+		return &LocalPoliteness{}
+	}
+	return e.Politeness
 }
 
 // Log returns the environment's logger, never nil.

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync/atomic"
 )
@@ -115,4 +116,13 @@ func (f *Fetcher) dialProxy(ctx context.Context, network, addr string) (net.Conn
 		return f.proxyDialer.DialContext(ctx, network, addr)
 	}
 	return f.guardedDial(ctx, network, addr)
+}
+
+// exitOf is the politeness exit of a request through px: ExitDirect, or the
+// proxy's place in the list ("proxy-0").
+func exitOf(px *proxy) string {
+	if px == nil {
+		return ExitDirect
+	}
+	return "proxy-" + strconv.Itoa(px.index)
 }

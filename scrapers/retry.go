@@ -72,6 +72,10 @@ func backoff(base time.Duration, attempt int) time.Duration {
 	return half + rand.N(half+1)
 }
 
+// ParseRetryAfter reads a Retry-After header (delay-seconds or an HTTP
+// date, at most a day): ok is false when it is absent or unreadable.
+func ParseRetryAfter(v string, now time.Time) (time.Duration, bool) { return parseRetryAfter(v, now) }
+
 // parseRetryAfter reads a Retry-After header: delay-seconds or an HTTP date.
 // ok is false when the header is absent or unreadable.
 func parseRetryAfter(v string, now time.Time) (d time.Duration, ok bool) {

@@ -22,6 +22,7 @@ const (
 	OutcomeGuardRefused = "guard_refused" // the address guard refused the peer
 	OutcomeTooLarge     = "too_large"     // the body passed the size cap
 	OutcomeCancelled    = "cancelled"     // the call ended (cancel, deadline, client gone)
+	OutcomeHeld         = "held"          // not sent: the site (this exit) is held off after a 429, 503 or block
 )
 
 // Upstream is one attempt of one upstream request, reported through
@@ -40,6 +41,9 @@ type Upstream struct {
 	Duration   time.Duration // how long it took, body included
 	Outcome    string        // one of the Outcome* constants
 	BlockKind  string        // for OutcomeBlocked: one of the Block* kinds
+	// Held is the hold this answer put on the site (this exit) for every
+	// caller: a 429 or 503's Retry-After, or a block's; 0 when none.
+	Held time.Duration
 }
 
 // attemptReport is an attempt waiting for its outcome.

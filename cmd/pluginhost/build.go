@@ -33,6 +33,7 @@ func buildHost(ctx context.Context, cfg host.Config, logger *slog.Logger, tel *t
 			Licenses: rs.Licenses(), Calls: rs.Calls(), Results: rs.Results(), Limits: rs.Limiter(),
 			OAuthStates: rs.SeenStates(), Usage: rs.Usage(), Health: rs.Check,
 			ResultCache: rs.ResultCache(), ResultLeases: rs.ResultCache(), Tasks: rs.Tasks(),
+			Politeness: rs.Politeness(), Shared: rs.SharedCache(),
 		}
 	}
 	h, err := host.New(cfg, opts)

@@ -33,6 +33,10 @@
 //	cache-wait:<key>           replicas waiting for that run: sorted set scored by expiry
 //	task:<hash>:<id>           an MCP task (hash: status, message, times, result or error), its TTL
 //	task-leases                tasks running: sorted set of task id, scored by expiry
+//	pol:<site>                 a site's politeness slots: sorted set of replica/lease, scored by expiry
+//	pol-next:<site>            the earliest start of the site's next request (ms), its interval after the last
+//	pol-hold:<site>|<exit>     a hold on the site through one exit (direct, proxy-N): the reason, PX the time asked
+//	shared:<key>               a value every replica reads (web-crawl's robots.txt per host), its TTL
 //	cancel, ended              pub/sub channels of the thread registry
 //	cache-done                 pub/sub channel: a result cache key was finished
 //
@@ -68,6 +72,18 @@
 //     replica's ratelimit.Memory), so each replica enforces the limits alone
 //     until Redis answers: at most N times the limit across N replicas, but
 //     never zero. A slot held by a replica that died lapses after CallTTL.
+//   - Politeness (a site's pages in flight, the pause between them, and
+//     holds after a 429, a 503 or a block: [Store.Politeness]): fail open
+//     to this replica's own limits (scrapers.LocalPoliteness), so each
+//     replica is polite alone until Redis answers: at most N times a site's
+//     limit across N replicas, never a call failed or held up by the fault.
+//     A hold is kept in this replica's memory too, so it outlives a fault
+//     here. A lease held by a replica that died lapses after CallTTL; a
+//     waiting request asks again every 20 to 200 ms, never holding a lock.
+//     /readyz names Redis degraded with "politeness is per replica".
+//   - Shared cache ([Store.SharedCache], web-crawl's robots.txt): a miss
+//     while Redis is down, so each replica fetches for itself and keeps the
+//     answer in its own memory.
 //   - Results: stored in this replica's memory while Redis is down or full
 //     (refusing the write with OOM: maxmemory and noeviction), under an id
 //     that names this replica (results.LocalID), and the call's answer says

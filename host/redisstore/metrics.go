@@ -4,7 +4,7 @@ import "github.com/prometheus/client_golang/prometheus"
 
 // concerns are redis_fallbacks_total's label values: what each falls back
 // for (Store.fallback).
-var concerns = []string{"license", "calls", "ratelimit", "results", "result_cache", "oauth", "usage", "tasks"}
+var concerns = []string{"license", "calls", "ratelimit", "results", "result_cache", "oauth", "usage", "tasks", "politeness", "shared_cache"}
 
 type metrics struct {
 	reg       prometheus.Registerer

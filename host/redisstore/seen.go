@@ -47,7 +47,7 @@ func (s *Store) Check() (ok bool, detail string) {
 	}
 	switch {
 	case !h.Up:
-		return false, "redis unreachable: " + h.LastError
+		return false, "redis unreachable (politeness is per replica until it answers): " + h.LastError
 	default:
 		return false, "redis answers but the cancel subscription is down (reconnecting)"
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/surfsense/pluginhost/host/usage"
 	"github.com/surfsense/pluginhost/license"
 	"github.com/surfsense/pluginhost/oauthpage"
+	"github.com/surfsense/pluginhost/scrapers"
 )
 
 // Defaults of [Options].
@@ -108,6 +109,7 @@ type Store struct {
 	reqCalls requestCalls
 	resMem   results.Memory
 	rlMem    ratelimit.Memory
+	polMem   scrapers.LocalPoliteness
 	seenMem  oauthpage.MemorySeen
 
 	// this replica's registrations, refreshed by heartbeats

@@ -36,8 +36,12 @@ type Settings struct {
 	PageTimeout  time.Duration // one page, headers and body (default 20 s)
 	MaxPageBytes int           // a page's size cap (default 5 MiB); larger pages are cut and marked truncated
 	PerCall      int           // pages in flight per call (default 4)
-	PerHost      int           // pages in flight per host, across all calls (default 2)
+	PerHost      int           // pages in flight per host, across all calls and, with Politeness from Redis, all replicas (default 2)
 	PerHostDelay time.Duration // pause after each page before the host's next one (default 100 ms)
+	// Politeness keeps PerHost, PerHostDelay, robots.txt's Crawl-delay and
+	// the holds a host's 429 or 503 asks for (Env.Politeness: with REDIS_URL,
+	// for every replica). Nil keeps them for this plugin alone.
+	Politeness scrapers.Politeness
 	// Pages bounds the pages fetched or extracted at once across all calls
 	// (and every other plugin of the process): Env.Pages, by count and by
 	// the bytes they hold (see PageBudget in limits.go). Nil makes one of
@@ -74,6 +78,7 @@ func New(env scrapers.Env) (scrapers.Plugin, error) {
 	s.AllowPrivate = env.AllowPrivateNetworks
 	s.Upstream = env.Upstream
 	s.Pages = env.PageBudget()
+	s.Politeness = env.Polite()
 	docs, err := documentSettings(env)
 	if err != nil {
 		return scrapers.Plugin{}, fmt.Errorf("web-crawl's documents: %w", err)
@@ -111,6 +116,9 @@ func NewWithSettings(s Settings) scrapers.Plugin {
 	if s.Pages == nil {
 		s.Pages = scrapers.NewPageBudget(s.MaxInFlight, s.MaxInFlightBytes)
 	}
+	if s.Politeness == nil {
+		s.Politeness = &scrapers.LocalPoliteness{}
+	}
 	if s.Extracting <= 0 {
 		s.Extracting = d.Extracting
 	}
@@ -131,9 +139,9 @@ func NewWithSettings(s Settings) scrapers.Plugin {
 			IdleConnTimeout:       30 * time.Second,
 		}
 	}
-	cr := &crawler{s: s, hosts: newHostGates(s.PerHost), extracting: make(gate, s.Extracting)}
+	cr := &crawler{s: s, extracting: make(gate, s.Extracting)}
 	cr.client = &http.Client{
-		Transport: &reporting{next: s.Transport, report: s.Upstream},
+		Transport: &reporting{next: s.Transport, report: s.Upstream, polite: s.Politeness},
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			if len(via) >= s.MaxRedirects {
 				return fmt.Errorf("stopped after %d redirects", s.MaxRedirects)
@@ -160,7 +168,6 @@ func NewWithSettings(s Settings) scrapers.Plugin {
 type crawler struct {
 	s          Settings
 	client     *http.Client
-	hosts      *hostGates
 	extracting gate
 }
 
@@ -271,6 +278,9 @@ func (cr *crawler) crawl(ctx context.Context, call *scrapers.Call, args crawlArg
 	return ctx.Err()
 }
 
+// hostKey is the politeness key of u's host (with its port).
+func hostKey(u *url.URL) string { return "host:" + strings.ToLower(u.Host) }
+
 func visitKey(u *url.URL) string {
 	c := *u
 	c.Fragment, c.RawFragment = "", ""
@@ -286,22 +296,21 @@ func (cr *crawler) visit(ctx context.Context, call *scrapers.Call, args crawlArg
 			call.Fail(orig, err)
 		}
 	}
-	releaseHost, err := cr.hosts.acquire(ctx, strings.ToLower(j.u.Host))
+	lease, err := cr.s.Politeness.Acquire(ctx, scrapers.Slot{Key: hostKey(j.u), Exit: scrapers.ExitDirect, Limit: cr.s.PerHost})
 	if err != nil {
+		if errors.Is(err, scrapers.ErrHeld) {
+			fail(err) // the host asked to be left alone: said, not fetched
+		}
 		return nil, nil
 	}
 	hold, err := cr.s.Pages.Acquire(ctx, firstPageGuess) // from fetch to the end of extraction
 	if err != nil {
-		releaseHost()
+		lease.Release(0)
 		return nil, nil
 	}
 	defer hold.Release()
 	f, ri, err := cr.obtain(scrapers.WithPageHold(ctx, hold), args.render, j.u)
-	if cr.s.PerHostDelay > 0 {
-		time.AfterFunc(cr.s.PerHostDelay, releaseHost)
-	} else {
-		releaseHost()
-	}
+	lease.Release(cr.s.PerHostDelay)
 	if err != nil {
 		if errors.Is(err, netguard.ErrForbiddenAddress) {
 			err = fmt.Errorf("refused: %w", err)
@@ -310,6 +319,11 @@ func (cr *crawler) visit(ctx context.Context, call *scrapers.Call, args crawlArg
 		return nil, nil
 	}
 	if f.status >= 400 {
+		if d, ok := scrapers.ParseRetryAfter(f.header.Get("Retry-After"), time.Now()); ok && d > 0 && holdsOff(f.status) {
+			fail(fmt.Errorf("the site answered HTTP %d and asked for a pause of %s: every replica leaves %s alone until then",
+				f.status, min(d, scrapers.MaxHold).Round(time.Second), j.u.Host))
+			return nil, f.final
+		}
 		fail(fmt.Errorf("the site answered HTTP %d", f.status))
 		return nil, f.final
 	}

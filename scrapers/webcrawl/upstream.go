@@ -3,6 +3,7 @@ package webcrawl
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"sync"
@@ -16,17 +17,28 @@ import (
 // (each redirect hop is one) is reported through Env.Upstream once its
 // outcome is known: at the response's end for a response, at once for an
 // error. It reports nothing when report is nil.
+//
+// A 429 or 503 that names a Retry-After holds its host off for every call
+// (and, through Politeness from Redis, every replica) for the time asked.
 type reporting struct {
 	next   http.RoundTripper
 	report func(context.Context, scrapers.Upstream)
+	polite scrapers.Politeness
 }
 
 func (rt *reporting) RoundTrip(req *http.Request) (*http.Response, error) {
 	if rt.report == nil {
-		return rt.next.RoundTrip(req)
+		resp, err := rt.next.RoundTrip(req)
+		if err == nil {
+			rt.hold(req, resp)
+		}
+		return resp, err
 	}
 	u := scrapers.Upstream{Site: ID, Host: req.URL.Host, Path: req.URL.EscapedPath(), Method: req.Method, Attempt: 1, ProxyIndex: -1, Began: time.Now()}
 	resp, err := rt.next.RoundTrip(req)
+	if err == nil {
+		u.Held = rt.hold(req, resp)
+	}
 	if err != nil {
 		u.Duration = time.Since(u.Began)
 		u.Outcome = errorOutcome(req.Context(), err)
@@ -36,6 +48,27 @@ func (rt *reporting) RoundTrip(req *http.Request) (*http.Response, error) {
 	u.Status = resp.StatusCode
 	resp.Body = &countingBody{ReadCloser: resp.Body, ctx: req.Context(), u: u, report: rt.report}
 	return resp, nil
+}
+
+// hold holds the request's host off when resp asks for a pause (429 or 503
+// with Retry-After), and returns the hold.
+func (rt *reporting) hold(req *http.Request, resp *http.Response) time.Duration {
+	if rt.polite == nil || !holdsOff(resp.StatusCode) {
+		return 0
+	}
+	d, ok := scrapers.ParseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+	if !ok || d <= 0 {
+		return 0
+	}
+	d = min(d, scrapers.MaxHold)
+	rt.polite.Hold(req.Context(), hostKey(req.URL), scrapers.ExitDirect, d, fmt.Sprintf("HTTP %d with Retry-After", resp.StatusCode))
+	return d
+}
+
+// holdsOff says whether an answer with this status and a Retry-After asks
+// the crawler to pause: 429 Too Many Requests and 503 Service Unavailable.
+func holdsOff(status int) bool {
+	return status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable
 }
 
 // countingBody counts a response's bytes and reports the attempt when closed.
