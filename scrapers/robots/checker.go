@@ -27,6 +27,7 @@ const (
 	DefaultMaxCrawlDelay  = 10 * time.Second // longer Crawl-delays are honoured only this far
 	DefaultFetchTimeout   = 30 * time.Second // one fetch of robots.txt, redirects included
 	DefaultMaxMemoryBytes = 64 << 20         // the process's own copies, all origins together
+	DefaultCacheTimeout   = 2 * time.Second  // one Get or Set on the fleet cache
 )
 
 // maxRedirects is how many redirects are followed for robots.txt (RFC 9309
@@ -37,7 +38,9 @@ var errTooManyRedirects = errors.New("more than 5 redirects")
 
 // Cache is the fleet's shared cache (the host adapts Redis to it). Get's ok
 // is false for a missing key. Errors are not fatal: the Checker fetches
-// robots.txt itself and goes on.
+// robots.txt itself and goes on. Each call gets CacheTimeout. Two replicas
+// that miss the same origin at the same moment may both fetch it; after
+// that, the fleet shares one copy per TTL.
 type Cache interface {
 	Get(ctx context.Context, key string) (val []byte, ok bool, err error)
 	Set(ctx context.Context, key string, val []byte, ttl time.Duration) error
@@ -68,6 +71,9 @@ type Config struct {
 	MaxCrawlDelay time.Duration
 	// FetchTimeout bounds one fetch of robots.txt (30 s).
 	FetchTimeout time.Duration
+	// CacheTimeout bounds one Get or Set on Cache (2 s): a slow cache
+	// costs at most that, then robots.txt is fetched as if it were absent.
+	CacheTimeout time.Duration
 	// MaxMemoryBytes bounds the copies this process keeps (64 MiB); the
 	// least recently used origins are dropped first.
 	MaxMemoryBytes int64
@@ -116,6 +122,9 @@ func New(cfg Config) *Checker {
 	}
 	if cfg.FetchTimeout <= 0 {
 		cfg.FetchTimeout = DefaultFetchTimeout
+	}
+	if cfg.CacheTimeout <= 0 {
+		cfg.CacheTimeout = DefaultCacheTimeout
 	}
 	if cfg.MaxMemoryBytes <= 0 {
 		cfg.MaxMemoryBytes = DefaultMaxMemoryBytes
@@ -297,21 +306,27 @@ func (c *Checker) load(ctx context.Context, origin string) *entry {
 	if e := c.fromMemory(origin); e != nil {
 		return e
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.FetchTimeout)
-	defer cancel()
 	key := c.cacheKey(origin)
 	if c.cfg.Cache != nil {
-		if v, ok, err := c.cfg.Cache.Get(ctx, key); err == nil && ok {
-			if e, ok := decode(v, c.cfg.Agent); ok && c.cfg.Now().Before(c.expires(e)) && !e.fetched.After(c.cfg.Now().Add(time.Minute)) {
+		cctx, cancel := context.WithTimeout(ctx, c.cfg.CacheTimeout)
+		v, ok, err := c.cfg.Cache.Get(cctx, key)
+		cancel()
+		if err == nil && ok {
+			now := c.cfg.Now()
+			if e, ok := decode(v, c.cfg.Agent); ok && now.Before(c.expires(e)) && !e.fetched.After(now.Add(time.Minute)) {
 				c.remember(origin, e)
 				return e
 			}
 		}
 	}
-	e := c.fetch(ctx, origin)
+	fctx, cancel := context.WithTimeout(ctx, c.cfg.FetchTimeout)
+	e := c.fetch(fctx, origin)
+	cancel()
 	if c.cfg.Cache != nil {
 		if ttl := c.expires(e).Sub(c.cfg.Now()); ttl > 0 {
-			_ = c.cfg.Cache.Set(ctx, key, encode(e), ttl)
+			cctx, cancel := context.WithTimeout(ctx, c.cfg.CacheTimeout)
+			_ = c.cfg.Cache.Set(cctx, key, encode(e), ttl)
+			cancel()
 		}
 	}
 	c.remember(origin, e)

@@ -582,3 +582,42 @@ func TestParseMode(t *testing.T) {
 		t.Errorf("off: %v", err)
 	}
 }
+
+// slowCache never answers within its caller's deadline; brokenCache fails.
+type slowCache struct{}
+
+func (slowCache) Get(ctx context.Context, _ string) ([]byte, bool, error) {
+	<-ctx.Done()
+	return nil, false, ctx.Err()
+}
+func (slowCache) Set(ctx context.Context, _ string, _ []byte, _ time.Duration) error {
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+type brokenCache struct{}
+
+func (brokenCache) Get(context.Context, string) ([]byte, bool, error) {
+	return nil, false, errors.New("connection refused")
+}
+func (brokenCache) Set(context.Context, string, []byte, time.Duration) error {
+	return errors.New("connection refused")
+}
+
+// A slow or broken fleet cache costs at most CacheTimeout per fetch; the
+// check goes on with a fetch of its own.
+func TestSlowOrBrokenCacheDegrades(t *testing.T) {
+	s := textSite(t, privateRobots)
+	for name, cache := range map[string]Cache{"slow": slowCache{}, "broken": brokenCache{}} {
+		c := New(Config{Cache: cache, CacheTimeout: 50 * time.Millisecond})
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		v := c.Check(ctx, mustURL(t, s.URL+"/private/x"))
+		cancel()
+		if v.Allowed || !errors.Is(v.Err, ErrDisallowed) {
+			t.Errorf("%s cache: %+v", name, v)
+		}
+	}
+	if n := s.robots.Load(); n != 2 {
+		t.Errorf("fetched %d times, want 2 (one per checker)", n)
+	}
+}
