@@ -408,8 +408,8 @@ func TestReadAtMostBoundsTheRead(t *testing.T) {
 	if err != nil || !truncated {
 		t.Fatalf("err %v truncated %v", err, truncated)
 	}
-	if r.n > DefaultMaxBytes+1 {
-		t.Errorf("read %d bytes of an endless file, want at most %d", r.n, DefaultMaxBytes+1)
+	if r.n > DefaultMaxBytes {
+		t.Errorf("read %d bytes of an endless file, want at most %d", r.n, DefaultMaxBytes)
 	}
 	if len(body) > DefaultMaxBytes || !bytes.HasSuffix(body, []byte("\n")) {
 		t.Errorf("kept %d bytes ending %q: want whole lines within the limit", len(body), body[len(body)-5:])
@@ -419,6 +419,9 @@ func TestReadAtMostBoundsTheRead(t *testing.T) {
 	b, _, _ := readAtMost(strings.NewReader("Disallow: /\nAllow: /shop\n"), 20)
 	if string(b) != "Disallow: /\n" {
 		t.Errorf("cut file kept %q", b)
+	}
+	if b, cut, _ := readAtMost(strings.NewReader("Disallow: /\n"), 100); string(b) != "Disallow: /\n" || cut {
+		t.Errorf("a short file: %q, cut=%v", b, cut)
 	}
 }
 
