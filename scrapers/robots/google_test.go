@@ -58,7 +58,7 @@ func TestGoogleConformance(t *testing.T) {
 	})
 	t.Run("longest match", func(t *testing.T) {
 		for _, c := range []struct {
-			body string
+			body  string
 			cases []rfcCase
 		}{
 			{"user-agent: FooBot\ndisallow: /x/page.html\nallow: /x/\n", []rfcCase{{"FooBot", "/x/page.html", false}}},
