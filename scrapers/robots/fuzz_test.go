@@ -2,7 +2,14 @@ package robots
 
 import (
 	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -138,3 +145,91 @@ func matchDP(pattern, path string) bool {
 }
 
 var timeForFuzz = time.UnixMilli(1_764_000_000_000)
+
+// fuzzAnswer is what the stand-in site of FuzzCheck answers.
+type fuzzAnswer struct {
+	code      int
+	body      []byte
+	redirects int
+}
+
+// FuzzCheck serves a fuzzed robots.txt (status, body, a chain of
+// redirects) from a stand-in site and checks the verdict against the RFC
+// 9309 rule for that answer: 2xx obeys the parsed file, 4xx and more than
+// five redirects allow, 5xx and 429 refuse; Crawl-delay stays bounded.
+func FuzzCheck(f *testing.F) {
+	f.Add(200, []byte(parseSeeds[0]), "/example/page.html", uint8(0))
+	f.Add(200, []byte(parseSeeds[4]), "/docs/a", uint8(5))
+	f.Add(200, []byte(parseSeeds[6]), "/", uint8(6))
+	f.Add(503, []byte("oops"), "/", uint8(0))
+	f.Add(404, []byte("<html>not found</html>"), "/x", uint8(1))
+	f.Add(429, []byte(""), "/x", uint8(0))
+	f.Add(301, []byte(""), "/x", uint8(0))
+	f.Add(200, bytes.Repeat([]byte("Disallow: /a\n"), 2000), "/a", uint8(0))
+
+	var cur atomic.Pointer[fuzzAnswer]
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a := cur.Load()
+		var hop int
+		fmt.Sscanf(r.URL.Path, "/hop%d", &hop)
+		if hop < a.redirects {
+			http.Redirect(w, r, fmt.Sprintf("/hop%d", hop+1), http.StatusFound)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain")
+		w.WriteHeader(a.code)
+		w.Write(a.body)
+	}))
+	defer srv.Close()
+	const maxBytes = 4 << 10
+
+	f.Fuzz(func(t *testing.T, code int, body []byte, path string, redirects uint8) {
+		code = 200 + (code%400+400)%400 // 200..599
+		if code >= 300 && code < 400 {
+			code = 300 + code%5 // 300..304: not followed without a Location
+		}
+		a := &fuzzAnswer{code: code, body: body, redirects: int(redirects % 8)}
+		cur.Store(a)
+		u, err := url.Parse(srv.URL + "/" + strings.TrimPrefix(path, "/"))
+		if err != nil || u.Host != strings.TrimPrefix(srv.URL, "http://") {
+			return
+		}
+		c := New(Config{MaxBytes: maxBytes, FetchTimeout: 5 * time.Second})
+		v := c.Check(context.Background(), u)
+		if v.CrawlDelay > DefaultMaxCrawlDelay || v.CrawlDelay < 0 {
+			t.Fatalf("crawl delay %v", v.CrawlDelay)
+		}
+		_, _, p, _ := split(u)
+		switch {
+		case p == "/robots.txt":
+			if !v.Allowed {
+				t.Fatalf("/robots.txt refused: %v", v.Err)
+			}
+		case a.redirects > maxRedirects:
+			if !v.Allowed {
+				t.Fatalf("after %d redirects: %v, want allowed", a.redirects, v.Err)
+			}
+		case code == 429 || code >= 500:
+			if v.Allowed || !errors.Is(v.Err, ErrUnreachable) {
+				t.Fatalf("HTTP %d: %+v", code, v)
+			}
+		case code >= 300:
+			if !v.Allowed {
+				t.Fatalf("HTTP %d: %v, want allowed", code, v.Err)
+			}
+		default:
+			if code == http.StatusNoContent || code == http.StatusResetContent {
+				body = nil // the server sends no body
+			}
+			read, _, _ := readAtMost(bytes.NewReader(body), maxBytes)
+			g := Parse(read).For(DefaultAgent)
+			want, _ := g.Test(p)
+			if s, _ := g.Signal(p, "ai-input"); s == "no" {
+				want = false
+			}
+			if v.Allowed != want {
+				t.Fatalf("HTTP %d %q: allowed=%v (%v), the parsed file says %v", code, p, v.Allowed, v.Err, want)
+			}
+		}
+	})
+}
