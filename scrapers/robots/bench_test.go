@@ -1,7 +1,11 @@
 package robots
 
 import (
+	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -53,5 +57,21 @@ func BenchmarkTestHostile(b *testing.B) {
 	b.Logf("%d rules", len(g.rules))
 	for b.Loop() {
 		g.Test(path)
+	}
+}
+
+// BenchmarkCheckKept is a check whose robots.txt is already kept in the
+// process: what every page of a crawl pays.
+func BenchmarkCheckKept(b *testing.B) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write(bigRobots())
+	}))
+	defer srv.Close()
+	c := New(Config{})
+	u, _ := url.Parse(srv.URL + "/catalog/item-999999/some/long/path/page.html?q=1&r=2")
+	c.Check(context.Background(), u)
+	b.ReportAllocs()
+	for b.Loop() {
+		c.Check(context.Background(), u)
 	}
 }

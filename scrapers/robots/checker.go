@@ -166,14 +166,17 @@ type Verdict struct {
 	CrawlDelayAsked time.Duration
 	// Sitemaps are the Sitemap URLs robots.txt names. Shared: read only.
 	Sitemaps []string
+	// Host is the URL's host (and port, when not the scheme's default), as
+	// the messages name it.
+	Host string
 }
 
 // Note says in a sentence what the verdict asks of the crawler beyond
 // Allowed: the Crawl-delay bound when it was hit; "" when there is nothing.
-func (v Verdict) Note(host string) string {
+func (v Verdict) Note() string {
 	if v.CrawlDelayAsked > 0 {
 		return fmt.Sprintf("robots.txt of %s asks for a Crawl-delay of %s; %s (the bound) is kept between its pages",
-			host, v.CrawlDelayAsked, v.CrawlDelay)
+			v.Host, v.CrawlDelayAsked, v.CrawlDelay)
 	}
 	return ""
 }
@@ -188,19 +191,19 @@ func (c *Checker) Check(ctx context.Context, u *url.URL) Verdict {
 		return Verdict{Err: err}
 	}
 	if c.cfg.Ignore || path == "/robots.txt" {
-		return Verdict{Allowed: true}
+		return Verdict{Allowed: true, Host: host}
 	}
 	e, err := c.entry(ctx, origin)
 	if err != nil {
-		return Verdict{Err: err}
+		return Verdict{Err: err, Host: host}
 	}
 	switch e.kind {
 	case kindUnreachable:
-		return Verdict{Err: &UnreachableError{Host: host, Cause: e.note}}
+		return Verdict{Err: &UnreachableError{Host: host, Cause: e.note}, Host: host}
 	case kindAllowAll:
-		return Verdict{Allowed: true}
+		return Verdict{Allowed: true, Host: host}
 	}
-	v := Verdict{Allowed: true, Sitemaps: slices.Clip(e.sitemap)}
+	v := Verdict{Allowed: true, Sitemaps: slices.Clip(e.sitemap), Host: host}
 	if d, ok := e.group.CrawlDelay(); ok {
 		v.CrawlDelay = d
 		if d > c.cfg.MaxCrawlDelay {
@@ -313,9 +316,14 @@ func (c *Checker) load(ctx context.Context, origin string) *entry {
 		cancel()
 		if err == nil && ok {
 			now := c.cfg.Now()
-			if e, ok := decode(v, c.cfg.Agent); ok && now.Before(c.expires(e)) && !e.fetched.After(now.Add(time.Minute)) {
-				c.remember(origin, e)
-				return e
+			if e, ok := decode(v, c.cfg.Agent); ok {
+				if e.fetched.After(now) {
+					e.fetched = now // another replica's clock is ahead: keep it no longer than a TTL from now
+				}
+				if now.Before(c.expires(e)) {
+					c.remember(origin, e)
+					return e
+				}
 			}
 		}
 	}

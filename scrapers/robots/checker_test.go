@@ -431,12 +431,12 @@ func TestCrawlDelayIsBounded(t *testing.T) {
 	if !v.Allowed || v.CrawlDelay != DefaultMaxCrawlDelay || v.CrawlDelayAsked != 30*time.Second {
 		t.Errorf("Crawl-delay 30: %+v, want 10s honoured and 30s reported", v)
 	}
-	if note := v.Note("example.com"); !strings.Contains(note, "30s") || !strings.Contains(note, "10s") {
+	if note := v.Note(); !strings.Contains(note, "30s") || !strings.Contains(note, "10s") || !strings.Contains(note, "robots.txt of 127.0.0.1:") {
 		t.Errorf("note %q", note)
 	}
 	s2 := textSite(t, "User-agent: *\nCrawl-delay: 1.5\n")
 	v = New(Config{}).Check(context.Background(), mustURL(t, s2.URL+"/"))
-	if v.CrawlDelay != 1500*time.Millisecond || v.CrawlDelayAsked != 0 || v.Note("x") != "" {
+	if v.CrawlDelay != 1500*time.Millisecond || v.CrawlDelayAsked != 0 || v.Note() != "" {
 		t.Errorf("Crawl-delay 1.5: %+v", v)
 	}
 }
@@ -622,5 +622,30 @@ func TestSlowOrBrokenCacheDegrades(t *testing.T) {
 	}
 	if n := s.robots.Load(); n != 2 {
 		t.Errorf("fetched %d times, want 2 (one per checker)", n)
+	}
+}
+
+// A replica whose clock runs ahead writes entries "from the future"; the
+// others use them (kept at most a TTL from their own now) rather than
+// fetching again.
+func TestEntryFromAReplicaWithAClockAhead(t *testing.T) {
+	s := textSite(t, privateRobots)
+	cache := newMemCache()
+	ahead, behind := newClock(), newClock()
+	ahead.Add(5 * time.Minute)
+	u := mustURL(t, s.URL+"/private/x")
+	New(Config{Cache: cache, Now: ahead.Now}).Check(context.Background(), u)
+	b := New(Config{Cache: cache, Now: behind.Now})
+	if v := b.Check(context.Background(), u); v.Allowed {
+		t.Fatalf("%+v", v)
+	}
+	if n := s.robots.Load(); n != 1 {
+		t.Errorf("fetched %d times, want 1", n)
+	}
+	behind.Add(DefaultTTL + 6*time.Minute) // past the entry's own expiry
+	b2 := New(Config{Cache: cache, Now: behind.Now})
+	b2.Check(context.Background(), u)
+	if n := s.robots.Load(); n != 2 {
+		t.Errorf("after the entry's TTL: fetched %d times, want 2", n)
 	}
 }
