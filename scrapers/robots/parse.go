@@ -89,12 +89,13 @@ func Parse(body []byte) *Robots {
 			}
 			cur.rules = append(cur.rules, rule{allow: key == "allow", pattern: p, m: compile(p)})
 		case "crawl-delay":
-			inAgents = false
+			// Crawl-delay and Content-Signal are "other records" (RFC 9309
+			// 2.2.4): they must not change how the groups are read, so
+			// unlike a rule they do not end a run of User-agent lines.
 			if cur != nil {
 				cur.delay = val
 			}
 		case "content-signal":
-			inAgents = false
 			s, ok := parseSignal(val)
 			if !ok {
 				continue

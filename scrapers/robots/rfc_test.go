@@ -330,3 +330,19 @@ Sitemap: https://example.com/sitemap.xml
 		t.Errorf("rendering is %d bytes, the file %d: not compact", len(text), len(body))
 	}
 }
+
+// RFC 9309 2.2.4: records outside the protocol (Crawl-delay,
+// Content-Signal, Sitemap, unknown ones) do not change how groups are
+// read: a User-agent line after them still joins the group.
+func TestOtherRecordsDoNotSplitGroups(t *testing.T) {
+	const body = "User-agent: a\nCrawl-delay: 5\nUser-agent: b\nContent-Signal: ai-train=no\nSitemap: https://x.example/s.xml\nHost: x\nUser-agent: c\nDisallow: /\n" +
+		"User-agent: d\nAllow: /\n"
+	runCases(t, body, []rfcCase{{"a", "/x", false}, {"b", "/x", false}, {"c", "/x", false}, {"d", "/x", true}})
+	r := Parse([]byte(body))
+	if d, _ := r.For("c").CrawlDelay(); d != 5*time.Second {
+		t.Errorf("c's Crawl-delay %v, want the group's 5s", d)
+	}
+	if v, _ := r.For("a").Signal("/", "ai-train"); v != "no" {
+		t.Errorf("a's ai-train %q, want the group's no", v)
+	}
+}
