@@ -649,3 +649,33 @@ func TestEntryFromAReplicaWithAClockAhead(t *testing.T) {
 		t.Errorf("after the entry's TTL: fetched %d times, want 2", n)
 	}
 }
+
+// A site that trickles robots.txt forever is cut off at FetchTimeout and
+// counts as unreachable.
+func TestTricklingSiteIsCutOff(t *testing.T) {
+	s := newSite(t, func(_ *site, w http.ResponseWriter, r *http.Request) bool {
+		if r.URL.Path != "/robots.txt" {
+			return false
+		}
+		io.WriteString(w, "User-agent: *\n")
+		for {
+			if _, err := io.WriteString(w, "#"); err != nil {
+				return true
+			}
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+				return true
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	})
+	start := time.Now()
+	v := New(Config{FetchTimeout: 300 * time.Millisecond}).Check(context.Background(), mustURL(t, s.URL+"/x"))
+	if v.Allowed || !errors.Is(v.Err, ErrUnreachable) {
+		t.Errorf("trickling site: %+v", v)
+	}
+	if el := time.Since(start); el > 5*time.Second {
+		t.Errorf("took %v with a 300ms FetchTimeout", el)
+	}
+}
