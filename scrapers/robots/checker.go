@@ -80,8 +80,21 @@ type Config struct {
 	// Ignore sets robots.txt aside (ROBOTS_TXT=ignore): every URL is
 	// allowed and nothing is fetched by Check.
 	Ignore bool
+	// Observe, when set, is told of each robots.txt the Checker takes in,
+	// from the site or the fleet cache (not of the copies it already
+	// keeps): for logs and counters. It must not block.
+	Observe func(Event)
 	// Now is the clock (time.Now).
 	Now func() time.Time
+}
+
+// Event is one robots.txt taken in, for Config.Observe.
+type Event struct {
+	Origin   string        // such as "https://example.com"
+	Source   string        // "site" (fetched now) or "cache" (the fleet's copy)
+	Outcome  string        // "rules", "allow-all" (4xx, too many redirects) or "unreachable"
+	Note     string        // why, or a bound hit: "HTTP 503", "read only its first 512000 bytes (the limit)"
+	Duration time.Duration // the fetch's, for Source "site"
 }
 
 // Checker answers whether URLs may be fetched. It is safe for concurrent
@@ -322,14 +335,18 @@ func (c *Checker) load(ctx context.Context, origin string) *entry {
 				}
 				if now.Before(c.expires(e)) {
 					c.remember(origin, e)
+					c.observe(Event{Origin: origin, Source: "cache", Outcome: kindNames[e.kind], Note: e.note})
 					return e
 				}
 			}
 		}
 	}
 	fctx, cancel := context.WithTimeout(ctx, c.cfg.FetchTimeout)
+	start := time.Now()
 	e := c.fetch(fctx, origin)
+	took := time.Since(start)
 	cancel()
+	c.observe(Event{Origin: origin, Source: "site", Outcome: kindNames[e.kind], Note: e.note, Duration: took})
 	if c.cfg.Cache != nil {
 		if ttl := c.expires(e).Sub(c.cfg.Now()); ttl > 0 {
 			cctx, cancel := context.WithTimeout(ctx, c.cfg.CacheTimeout)
@@ -339,6 +356,12 @@ func (c *Checker) load(ctx context.Context, origin string) *entry {
 	}
 	c.remember(origin, e)
 	return e
+}
+
+func (c *Checker) observe(ev Event) {
+	if c.cfg.Observe != nil {
+		c.cfg.Observe(ev)
+	}
 }
 
 // fromMemory returns origin's entry kept in this process while it is fresh.

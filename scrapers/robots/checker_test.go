@@ -189,7 +189,8 @@ func TestFleetCacheSharesOneFetch(t *testing.T) {
 	cache := newMemCache()
 	clk := newClock()
 	a := New(Config{Cache: cache, Now: clk.Now})
-	b := New(Config{Cache: cache, Now: clk.Now}) // another replica
+	var fromCache []Event
+	b := New(Config{Cache: cache, Now: clk.Now, Observe: func(ev Event) { fromCache = append(fromCache, ev) }}) // another replica
 	u := mustURL(t, s.URL+"/private/1")
 	if v := a.Check(context.Background(), u); v.Allowed {
 		t.Fatal("replica a allowed a disallowed URL")
@@ -199,6 +200,9 @@ func TestFleetCacheSharesOneFetch(t *testing.T) {
 	}
 	if got := s.robots.Load(); got != 1 {
 		t.Errorf("two replicas fetched robots.txt %d times, want 1", got)
+	}
+	if len(fromCache) != 1 || fromCache[0].Source != "cache" || fromCache[0].Origin != strings.ToLower(s.URL) {
+		t.Errorf("replica b's events %+v: want one from the cache", fromCache)
 	}
 	key := a.cacheKey(strings.ToLower(s.URL))
 	if ttl := cache.ttls[key]; ttl != DefaultTTL {
@@ -381,12 +385,17 @@ func TestHugeFileIsReadOnlyToTheLimit(t *testing.T) {
 		}
 	}
 	s := textSite(t, body.String())
-	c := New(Config{})
+	var events []Event
+	c := New(Config{Observe: func(ev Event) { events = append(events, ev) }})
 	if v := c.Check(context.Background(), mustURL(t, s.URL+"/early/x")); v.Allowed {
 		t.Error("a rule at the start of a 10 MB file was not obeyed")
 	}
 	if v := c.Check(context.Background(), mustURL(t, s.URL+"/late/x")); !v.Allowed {
 		t.Error("a rule past 500 KiB was read")
+	}
+	// The bound is said once, to the operator.
+	if len(events) != 1 || events[0].Source != "site" || events[0].Outcome != "rules" || !strings.Contains(events[0].Note, "first 512000 bytes") {
+		t.Errorf("events %+v: want one saying the file was read to the limit", events)
 	}
 }
 

@@ -46,7 +46,7 @@ func (c *Checker) fetch(ctx context.Context, origin string) *entry {
 		}
 		e.kind = kindRules
 		if truncated {
-			e.note = fmt.Sprintf("read only its first %d bytes (the limit)", len(body))
+			e.note = fmt.Sprintf("read only its first %d bytes (the limit); rules past them are not seen", c.cfg.MaxBytes)
 		}
 		e.setText(render(Parse(body), c.cfg.Agent), c.cfg.Agent)
 	case code == http.StatusTooManyRequests || code >= 500 && code < 600:
