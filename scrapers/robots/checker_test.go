@@ -688,3 +688,19 @@ func TestTricklingSiteIsCutOff(t *testing.T) {
 		t.Errorf("took %v with a 300ms FetchTimeout", el)
 	}
 }
+
+func TestSplitNamesTheOrigin(t *testing.T) {
+	for in, want := range map[string][3]string{
+		"HTTPS://Example.COM:443/a/B?x=1": {"https://example.com", "example.com", "/a/B?x=1"},
+		"http://example.com:80":           {"http://example.com", "example.com", "/"},
+		"http://example.com:8080/p?":      {"http://example.com:8080", "example.com:8080", "/p?"},
+		"https://example.com:80/%7Ea b":   {"https://example.com:80", "example.com:80", "/~a%20b"},
+		"http://[::1]:8080/x":             {"http://[::1]:8080", "[::1]:8080", "/x"},
+		"http://[::1]/x":                  {"http://[::1]", "[::1]", "/x"},
+	} {
+		origin, host, path, err := split(mustURL(t, in))
+		if err != nil || origin != want[0] || host != want[1] || path != want[2] {
+			t.Errorf("%s: %q %q %q %v; want %q", in, origin, host, path, err, want)
+		}
+	}
+}
