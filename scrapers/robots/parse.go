@@ -259,7 +259,7 @@ func (r *Robots) For(agent string) *Group {
 	}
 	// Longest first, Allow first among equals: the first rule that
 	// matches a path decides it (RFC 9309 2.2.2).
-	slices.SortStableFunc(g.rules, func(a, b rule) int {
+	slices.SortFunc(g.rules, func(a, b rule) int {
 		if c := cmp.Compare(len(b.pattern), len(a.pattern)); c != 0 {
 			return c
 		}
@@ -269,7 +269,7 @@ func (r *Robots) For(agent string) *Group {
 			}
 			return 1
 		}
-		return 0
+		return strings.Compare(a.pattern, b.pattern)
 	})
 	return g
 }
