@@ -38,9 +38,10 @@ var errTooManyRedirects = errors.New("more than 5 redirects")
 
 // Cache is the fleet's shared cache (the host adapts Redis to it). Get's ok
 // is false for a missing key. Errors are not fatal: the Checker fetches
-// robots.txt itself and goes on. Each call gets CacheTimeout. Two replicas
-// that miss the same origin at the same moment may both fetch it; after
-// that, the fleet shares one copy per TTL.
+// robots.txt itself and goes on. Each call gets CacheTimeout. Replicas
+// that miss the same origin at the same moment may each fetch it unless
+// the Cache is also a Leaser; after that, the fleet shares one copy per
+// TTL.
 type Cache interface {
 	Get(ctx context.Context, key string) (val []byte, ok bool, err error)
 	Set(ctx context.Context, key string, val []byte, ttl time.Duration) error
@@ -323,22 +324,12 @@ func (c *Checker) load(ctx context.Context, origin string) *entry {
 		return e
 	}
 	key := c.cacheKey(origin)
-	if c.cfg.Cache != nil {
-		cctx, cancel := context.WithTimeout(ctx, c.cfg.CacheTimeout)
-		v, ok, err := c.cfg.Cache.Get(cctx, key)
-		cancel()
-		if err == nil && ok {
-			now := c.cfg.Now()
-			if e, ok := decode(v, c.cfg.Agent); ok {
-				if e.fetched.After(now) {
-					e.fetched = now // another replica's clock is ahead: keep it no longer than a TTL from now
-				}
-				if now.Before(c.expires(e)) {
-					c.remember(origin, e)
-					c.observe(Event{Origin: origin, Source: "cache", Outcome: kindNames[e.kind], Note: e.note})
-					return e
-				}
-			}
+	if e := c.fromCache(ctx, origin, key); e != nil {
+		return e
+	}
+	if l, ok := c.cfg.Cache.(Leaser); ok {
+		if e := c.awaitLease(ctx, l, origin, key); e != nil {
+			return e
 		}
 	}
 	fctx, cancel := context.WithTimeout(ctx, c.cfg.FetchTimeout)
@@ -356,6 +347,75 @@ func (c *Checker) load(ctx context.Context, origin string) *entry {
 	}
 	c.remember(origin, e)
 	return e
+}
+
+// fromCache returns origin's entry from the fleet cache while it is fresh,
+// keeping it in the process; nil when there is none (or no cache).
+func (c *Checker) fromCache(ctx context.Context, origin, key string) *entry {
+	if c.cfg.Cache == nil {
+		return nil
+	}
+	cctx, cancel := context.WithTimeout(ctx, c.cfg.CacheTimeout)
+	v, ok, err := c.cfg.Cache.Get(cctx, key)
+	cancel()
+	if err != nil || !ok {
+		return nil
+	}
+	e, ok := decode(v, c.cfg.Agent)
+	if !ok {
+		return nil
+	}
+	now := c.cfg.Now()
+	if e.fetched.After(now) {
+		e.fetched = now // another replica's clock is ahead: keep it no longer than a TTL from now
+	}
+	if !now.Before(c.expires(e)) {
+		return nil
+	}
+	c.remember(origin, e)
+	c.observe(Event{Origin: origin, Source: "cache", Outcome: kindNames[e.kind], Note: e.note})
+	return e
+}
+
+// Leaser is what a Cache may also do so that the fleet fetches each
+// robots.txt once, not once per replica that misses it at the same moment:
+// set key only when it is absent (Redis's SET NX PX), saying whether it
+// did. The replica that takes the lease fetches; the others read the
+// cache until the entry appears or the lease runs out, then fetch
+// themselves.
+type Leaser interface {
+	SetIfAbsent(ctx context.Context, key string, val []byte, ttl time.Duration) (bool, error)
+}
+
+// leasePoll is how often a replica waiting on another's fetch reads the
+// fleet cache.
+const leasePoll = 100 * time.Millisecond
+
+// awaitLease takes the fleet's lease on fetching origin's robots.txt and
+// returns nil for this replica to fetch, or waits for the replica holding
+// it and returns what it stored. The lease lasts as long as one fetch may.
+func (c *Checker) awaitLease(ctx context.Context, l Leaser, origin, key string) *entry {
+	lease := c.cfg.FetchTimeout + c.cfg.CacheTimeout
+	cctx, cancel := context.WithTimeout(ctx, c.cfg.CacheTimeout)
+	took, err := l.SetIfAbsent(cctx, key+":fetching", []byte("1"), lease)
+	cancel()
+	if err != nil || took {
+		return nil
+	}
+	deadline := time.Now().Add(lease)
+	t := time.NewTicker(leasePoll)
+	defer t.Stop()
+	for time.Now().Before(deadline) {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+		if e := c.fromCache(ctx, origin, key); e != nil {
+			return e
+		}
+	}
+	return nil
 }
 
 func (c *Checker) observe(ev Event) {

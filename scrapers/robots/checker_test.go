@@ -704,3 +704,69 @@ func TestSplitNamesTheOrigin(t *testing.T) {
 		}
 	}
 }
+
+// leaseCache is a memCache that can also set a key only when absent.
+type leaseCache struct{ *memCache }
+
+func (c leaseCache) SetIfAbsent(_ context.Context, key string, val []byte, ttl time.Duration) (bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.m[key]; ok {
+		return false, nil
+	}
+	c.m[key], c.ttls[key] = bytes.Clone(val), ttl
+	return true, nil
+}
+
+// With a cache that can lease, three replicas missing the same robots.txt
+// at the same moment fetch it once between them.
+func TestLeaseMakesOneFetchForTheFleet(t *testing.T) {
+	release := make(chan struct{})
+	s := newSite(t, func(_ *site, w http.ResponseWriter, r *http.Request) bool {
+		if r.URL.Path != "/robots.txt" {
+			return false
+		}
+		<-release
+		io.WriteString(w, privateRobots)
+		return true
+	})
+	cache := leaseCache{newMemCache()}
+	var wg sync.WaitGroup
+	var refused atomic.Int64
+	for range 3 {
+		c := New(Config{Cache: cache})
+		for i := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if v := c.Check(context.Background(), mustURL(t, fmt.Sprintf("%s/private/%d", s.URL, i))); !v.Allowed && errors.Is(v.Err, ErrDisallowed) {
+					refused.Add(1)
+				}
+			}()
+		}
+	}
+	time.Sleep(100 * time.Millisecond)
+	close(release)
+	wg.Wait()
+	if n := s.robots.Load(); n != 1 {
+		t.Errorf("three replicas fetched robots.txt %d times, want 1", n)
+	}
+	if n := refused.Load(); n != 12 {
+		t.Errorf("%d of 12 checks refused, want 12", n)
+	}
+}
+
+// A replica holding the lease that dies frees it when it runs out: the
+// others fetch themselves after the lease's time, not never.
+func TestDeadLeaseHolderDelaysOnlyUntilTheLeaseEnds(t *testing.T) {
+	s := textSite(t, privateRobots)
+	cache := leaseCache{newMemCache()}
+	c := New(Config{Cache: cache, FetchTimeout: 200 * time.Millisecond, CacheTimeout: 50 * time.Millisecond})
+	cache.m[c.cacheKey(strings.ToLower(s.URL))+":fetching"] = []byte("1") // taken by a replica that died
+	if v := c.Check(context.Background(), mustURL(t, s.URL+"/private/x")); v.Allowed {
+		t.Errorf("%+v", v)
+	}
+	if n := s.robots.Load(); n != 1 {
+		t.Errorf("fetched %d times, want 1 once the lease ran out", n)
+	}
+}

@@ -4,8 +4,9 @@
 //
 // A Checker fetches each origin's robots.txt (scheme, host and port) at most
 // once at a time in the process, and, given a fleet Cache, at most once per
-// TTL for every replica together (two replicas missing at the same moment
-// may both fetch). What it keeps, in the Cache and in the process (at most
+// TTL for every replica together (when the Cache is also a Leaser, even
+// replicas that miss it at the same moment fetch it once between them; a
+// plain Cache lets each of them fetch). What it keeps, in the Cache and in the process (at most
 // MaxMemoryBytes, least recently used dropped first), is a compact,
 // versioned rendering of the group that applies to the agent, not the whole
 // file; an entry it cannot read is ignored and the file fetched again.
