@@ -58,9 +58,10 @@ const (
 	// BlockHold is how long a detected block (captcha, robot check) holds
 	// the exit that met it, when the site named no time.
 	BlockHold = 60 * time.Second
-	// MaxHeldWait is the longest a caller waits out a hold; a longer one is
-	// a *HeldError at once.
-	MaxHeldWait = 10 * time.Second
+	// MaxHeldWait is the longest hold a caller waits out, as it would a
+	// pause; a longer one is a *HeldError at once, naming the wait, so that
+	// no call hangs on a site that asked to be left alone.
+	MaxHeldWait = 2 * time.Second
 )
 
 // HeldError is the answer to a request for a site that asked to be left

@@ -92,7 +92,7 @@ func TestLocalPolitenessHolds(t *testing.T) {
 	}
 	l.Release(0)
 	// ... unless the caller's deadline comes first.
-	p.Hold(ctx, "host:c", ExitDirect, 2*time.Second, "captcha")
+	p.Hold(ctx, "host:c", ExitDirect, 1500*time.Millisecond, "captcha")
 	dctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
 	defer cancel()
 	if _, err := p.Acquire(dctx, Slot{Key: "host:c", Exit: ExitDirect, Limit: 1}); !errors.As(err, &held) {

@@ -60,3 +60,25 @@ func (c sharedCache) Set(ctx context.Context, key string, val []byte, ttl time.D
 	}
 	return err
 }
+
+// SetIfAbsent sets key only when it is absent (SET NX PX), saying whether
+// it did: robots.Leaser, so that replicas missing the same robots.txt at
+// once fetch it once between them. While Redis cannot answer it says yes,
+// so that each replica fetches for itself.
+func (c sharedCache) SetIfAbsent(ctx context.Context, key string, val []byte, ttl time.Duration) (bool, error) {
+	s := c.s
+	if len(val) > MaxSharedValue || ttl <= 0 {
+		return false, fmt.Errorf("redisstore: a shared lease is at most %d bytes with a TTL", MaxSharedValue)
+	}
+	var ok bool
+	err := s.do(ctx, s.opts.Timeout, func(ctx context.Context) error {
+		var err error
+		ok, err = s.rdb.SetNX(ctx, s.key("shared", key), val, ttl).Result()
+		return err
+	})
+	if err != nil {
+		s.fallback("shared_cache")
+		return true, nil
+	}
+	return ok, nil
+}

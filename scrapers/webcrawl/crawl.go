@@ -26,6 +26,7 @@ import (
 	"github.com/surfsense/pluginhost/internal/netguard"
 	"github.com/surfsense/pluginhost/scrapers"
 	"github.com/surfsense/pluginhost/scrapers/render"
+	"github.com/surfsense/pluginhost/scrapers/robots"
 )
 
 // ID is the plugin's id.
@@ -42,6 +43,16 @@ type Settings struct {
 	// the holds a host's 429 or 503 asks for (Env.Politeness: with REDIS_URL,
 	// for every replica). Nil keeps them for this plugin alone.
 	Politeness scrapers.Politeness
+	// Robots answers whether a URL may be fetched (robots.txt, RFC 9309,
+	// for the product token robots.DefaultAgent, "SurfSense"); nil builds
+	// one with the crawler's client, sharing copies through Shared.
+	Robots *robots.Checker
+	// RobotsIgnore sets robots.txt aside (ROBOTS_TXT=ignore), for sites
+	// the operator owns.
+	RobotsIgnore bool
+	// Shared is the replicas' cache (Env.Shared) where robots.txt copies
+	// are kept for the fleet; nil keeps them in this process.
+	Shared scrapers.SharedCache
 	// Pages bounds the pages fetched or extracted at once across all calls
 	// (and every other plugin of the process): Env.Pages, by count and by
 	// the bytes they hold (see PageBudget in limits.go). Nil makes one of
@@ -75,10 +86,15 @@ func DefaultSettings() Settings {
 // New builds the web-crawl plugin.
 func New(env scrapers.Env) (scrapers.Plugin, error) {
 	s := DefaultSettings()
+	var err error
 	s.AllowPrivate = env.AllowPrivateNetworks
 	s.Upstream = env.Upstream
 	s.Pages = env.PageBudget()
 	s.Politeness = env.Polite()
+	s.Shared = env.Shared
+	if s.RobotsIgnore, err = robots.ParseMode(env.Get("ROBOTS_TXT")); err != nil {
+		return scrapers.Plugin{}, fmt.Errorf("ROBOTS_TXT: %w", err)
+	}
 	docs, err := documentSettings(env)
 	if err != nil {
 		return scrapers.Plugin{}, fmt.Errorf("web-crawl's documents: %w", err)
@@ -148,6 +164,14 @@ func NewWithSettings(s Settings) scrapers.Plugin {
 			}
 			return netguard.CheckURL(req.URL, s.AllowPrivate)
 		},
+	}
+	if s.Robots == nil {
+		rc := robots.Config{Client: cr.client, UserAgent: s.UserAgent, Ignore: s.RobotsIgnore}
+		if s.Shared != nil {
+			rc.Cache = s.Shared
+		}
+		s.Robots = robots.New(rc)
+		cr.s.Robots = s.Robots
 	}
 	return scrapers.Plugin{
 		ID:   ID,
@@ -296,7 +320,16 @@ func (cr *crawler) visit(ctx context.Context, call *scrapers.Call, args crawlArg
 			call.Fail(orig, err)
 		}
 	}
-	lease, err := cr.s.Politeness.Acquire(ctx, scrapers.Slot{Key: hostKey(j.u), Exit: scrapers.ExitDirect, Limit: cr.s.PerHost})
+	// robots.txt first: a refused URL is said, never fetched.
+	verdict := cr.s.Robots.Check(ctx, j.u)
+	if !verdict.Allowed {
+		if verdict.Err == nil {
+			verdict.Err = fmt.Errorf("robots.txt of %s could not be read", j.u.Host)
+		}
+		fail(verdict.Err)
+		return nil, nil
+	}
+	lease, err := cr.s.Politeness.Acquire(ctx, scrapers.Slot{Key: hostKey(j.u), Exit: scrapers.ExitDirect, Limit: cr.s.PerHost, Interval: verdict.CrawlDelay})
 	if err != nil {
 		if errors.Is(err, scrapers.ErrHeld) {
 			fail(err) // the host asked to be left alone: said, not fetched
@@ -372,6 +405,9 @@ func (cr *crawler) visit(ctx context.Context, call *scrapers.Call, args crawlArg
 	page.Depth = j.depth
 	page.Status = f.status
 	page.Rendered, page.RenderNotes = ri.rendered, ri.notes
+	if note := verdict.Note(); note != "" {
+		page.CrawlNotes = []string{note}
+	}
 	if f.cut {
 		page.Truncated = append([]string{cutPageBytes(cr.s.MaxPageBytes)}, page.Truncated...)
 	}

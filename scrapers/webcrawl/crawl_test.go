@@ -97,6 +97,9 @@ func testSettings() Settings {
 	s.AllowPrivate = true
 	s.PerHostDelay = 0
 	s.PageTimeout = 3 * time.Second
+	// Stand-ins here answer every path with a page; robots.txt has tests
+	// of its own (robots_test.go).
+	s.RobotsIgnore = true
 	return s
 }
 

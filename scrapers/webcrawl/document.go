@@ -59,7 +59,10 @@ var documentVars = []scrapers.Var{
 }
 
 // pluginVars are all the variables web-crawl reads (Plugin.Vars).
-var pluginVars = append(slices.Clone(render.Vars), documentVars...)
+var pluginVars = append(append(slices.Clone(render.Vars), documentVars...), scrapers.Var{
+	Name: "ROBOTS_TXT", Default: "obey",
+	Meaning: "obey: web-crawl reads each host's robots.txt (for the product token SurfSense, else *) and its Content-Signal, and never fetches a URL it refuses; ignore: for sites the operator owns",
+})
 
 // documentSettings reads documentVars; a bad value is an error naming it.
 func documentSettings(env scrapers.Env) (DocumentSettings, error) {

@@ -32,6 +32,9 @@ type Page struct {
 	Notes       []string `json:"extraction_notes,omitempty" jsonschema:"how the main content was found when the usual way found too little (text read from <noscript> or hidden elements, a wider part of the page, the whole page); absent when nothing unusual was done"`
 	Rendered    bool     `json:"rendered" jsonschema:"whether the page was rendered in a headless browser (the render argument)"`
 	RenderNotes []string `json:"render_notes,omitempty" jsonschema:"why the page was or was not rendered, and what the browser met (bounds, refused requests, a page still loading)"`
+	// CrawlNotes say what the site's robots.txt asked of the crawler that
+	// it did not fully honour (a Crawl-delay over the bound).
+	CrawlNotes []string `json:"crawl_notes,omitempty" jsonschema:"what the site's robots.txt asked that the crawler bounded (a Crawl-delay over 10 s); absent when nothing"`
 
 	// Document describes a file that is not a web page (document.go).
 	Document *DocumentInfo `json:"document,omitempty" jsonschema:"for a file that is not a web page (a PDF, CSV, JSON, feed, Markdown or text file): its kind, a PDF's page count, and notes"`
