@@ -48,6 +48,10 @@ func TestPageBudgetSettings(t *testing.T) {
 	// A page web-crawl fetches holds a place in the host's budget.
 	release := make(chan struct{})
 	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" { // read before the page, outside the budget
+			http.NotFound(w, r)
+			return
+		}
 		<-release
 		io.WriteString(w, `<html><body><article><p>`+strings.Repeat("words ", 50)+`</p></article></body></html>`)
 	}))

@@ -296,7 +296,9 @@ func TestTraceOfAToolCall(t *testing.T) {
 		{outcome: "ok", attempt: "1", status: "200", path: "/search/*"},
 		{outcome: "blocked", kind: "captcha", attempt: "1", status: "200", path: "/*"},
 		{outcome: "blocked", kind: "captcha", attempt: "2", status: "200", path: "/*"},
-		{outcome: "blocked", kind: "captcha", attempt: "3", status: "200", path: "/*"},
+		// Both proxies blocked: each exit is held off (scrapers.BlockHold), so
+		// the third attempt is not sent.
+		{outcome: "held", attempt: "3", path: "/*"},
 	}
 	proxies := map[string]bool{}
 	for i, w := range wantAttempts {

@@ -35,7 +35,11 @@ func TestBlockPageInSiteSeries(t *testing.T) {
 	mustCall(t, cs, "get", pagesArgs{Pages: []string{"ok/a", "captcha/b"}})
 	wants := []string{
 		`pluginhost_upstream_requests_total{block_kind="",outcome="ok",site="traced"} 1`,
-		`pluginhost_upstream_requests_total{block_kind="captcha",outcome="blocked",site="traced"} 3`,
+		`pluginhost_upstream_requests_total{block_kind="captcha",outcome="blocked",site="traced"} 2`,
+		// each blocked exit is held off: the third attempt is not sent
+		`pluginhost_upstream_requests_total{block_kind="",outcome="held",site="traced"} 1`,
+		`pluginhost_upstream_holds_total{reason="blocked",site="traced"} 2`,
+		`pluginhost_upstream_hold_seconds_total{site="traced"} 120`,
 		`pluginhost_upstream_retries_total{site="traced"} 2`,
 		`pluginhost_upstream_proxy_rotations_total{site="traced"} 2`,
 		`pluginhost_upstream_request_duration_seconds_count{site="traced"} 4`,

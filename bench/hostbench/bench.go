@@ -65,6 +65,9 @@ type Options struct {
 	// three replicas on one Redis (cacheredis.go) [200]; <0 skips it and
 	// the cache hit on Redis.
 	CacheReplay int
+	// Fleet is the politeness five stand-in sites see from three replicas
+	// (fleet.go); Fleet.Calls < 0 skips it.
+	Fleet Fleet
 }
 
 func (o *Options) defaults() {
@@ -130,6 +133,8 @@ type Report struct {
 	// Replay is the upstream requests saved by the cache in a replay with
 	// repeats across three replicas on one Redis.
 	Replay ReplayReport
+	// Fleet is what a few sites saw from three replicas, alone and on Redis.
+	Fleet FleetReport
 	// Lists are tools/list and initialize under the raw HTTP load on the
 	// host, bare, TypeScript and floor servers.
 	Lists       []ListReport
@@ -221,6 +226,18 @@ func Run(ctx context.Context, opts Options, w io.Writer) (Report, error) {
 			return rep, fmt.Errorf("the cache replay: %w", err)
 		}
 		rep.Replay = rr
+	}
+	if opts.Fleet.Calls >= 0 {
+		url, stop, err := redisURL()
+		if err != nil {
+			return rep, fmt.Errorf("the fleet measure: %w", err)
+		}
+		fr, err := RunFleet(ctx, opts.Fleet, url, w)
+		stop()
+		rep.Fleet = fr
+		if err != nil {
+			return rep, fmt.Errorf("the fleet measure: %w", err)
+		}
 	}
 	if !opts.SkipUsage {
 		ur, err := UsageCost(ctx, opts, w)

@@ -323,3 +323,6 @@ func Replay(ctx context.Context, calls int, w io.Writer) (ReplayReport, error) {
 	fmt.Fprintf(w, "  upstream requests saved: %d of %d (%.0f%%)\n", rep.Saved(), rep.Uncached, 100*float64(rep.Saved())/float64(max(rep.Uncached, 1)))
 	return rep, nil
 }
+
+// RedisURL is REDIS_URL, else a redis-server started for the run; stop ends it.
+func RedisURL() (url string, stop func(), err error) { return redisURL() }

@@ -44,6 +44,10 @@ type Throughput struct {
 	// in flight (or the most asked, when fewer) for each latency: the
 	// change side by side in one run.
 	Before bool
+	// RedisURL, when set, is given to the host process as REDIS_URL: its
+	// politeness and robots.txt are then kept in Redis, a round trip or two
+	// per page (the fleet's cost, measured).
+	RedisURL string
 }
 
 func (t *Throughput) defaults() {
@@ -103,7 +107,7 @@ func RunThroughput(ctx context.Context, t Throughput, command []string, w io.Wri
 	}
 	defer sites.close()
 
-	endpoint, readRSS, readCPU, stop, err := throughputHost(ctx, command, 0)
+	endpoint, readRSS, readCPU, stop, err := throughputHost(ctx, command, 0, t.RedisURL)
 	if err != nil {
 		return nil, err
 	}
@@ -111,6 +115,9 @@ func RunThroughput(ctx context.Context, t Throughput, command []string, w io.Wri
 	where := "this process (host and clients)"
 	if len(command) > 0 {
 		where = "the host's own process"
+	}
+	if t.RedisURL != "" && len(command) > 0 {
+		where += ", politeness and robots.txt in Redis"
 	}
 	fmt.Fprintf(w, "\nthroughput: single-page web-crawl.crawl calls over %d stand-in sites on loopback (%d pages in flight per site, %s between), pages of %d KB; RSS and CPU of %s, GOMAXPROCS=%d\n",
 		t.Sites, perHost, hostDelay, len(sites.page)>>10, where, runtime.GOMAXPROCS(0))
@@ -146,7 +153,7 @@ func RunThroughput(ctx context.Context, t Throughput, command []string, w io.Wri
 		return cells, nil
 	}
 	// The old cap, on a host of its own, in the same run.
-	endpoint, readRSS, readCPU, stop2, err := throughputHost(ctx, command, 8)
+	endpoint, readRSS, readCPU, stop2, err := throughputHost(ctx, command, 8, t.RedisURL)
 	if err != nil {
 		return cells, err
 	}
@@ -174,9 +181,12 @@ func RunThroughput(ctx context.Context, t Throughput, command []string, w io.Wri
 // pluginhost binary in its own process when command is set, else in this
 // process; maxPages, when positive, is its MAX_PAGES_IN_FLIGHT. It returns
 // web-crawl's endpoint, how to read the host's RSS, and how to stop it.
-func throughputHost(ctx context.Context, command []string, maxPages int) (string, func() uint64, func() float64, func(), error) {
+func throughputHost(ctx context.Context, command []string, maxPages int, redisURL string) (string, func() uint64, func() float64, func(), error) {
 	if len(command) > 0 {
 		var env []string
+		if redisURL != "" {
+			env = append(env, "REDIS_URL="+redisURL)
+		}
 		if maxPages > 0 {
 			env = append(env, "MAX_PAGES_IN_FLIGHT="+strconv.Itoa(maxPages))
 		}

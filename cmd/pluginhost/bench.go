@@ -34,6 +34,10 @@ func bench(args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&o.Throughput.Window, "throughput-window", 8*time.Second, "how long each cell of the throughput measure is counted, after a warm-up of twice the latency")
 	fs.IntVar(&o.Throughput.PageBytes, "throughput-page-bytes", 30<<10, "the size of the stand-in sites' page (an article of paragraphs with links)")
 	fs.BoolVar(&o.Throughput.Before, "throughput-before", true, "also measure a host with MAX_PAGES_IN_FLIGHT=8, the old fixed cap, at 64 calls in flight, side by side")
+	throughputRedis := fs.Bool("throughput-redis", true, "give the throughput measure's host REDIS_URL (else a redis-server started here), so that its politeness and robots.txt are kept in Redis as in a fleet")
+	fs.IntVar(&o.Fleet.Calls, "fleet-calls", 96, "single-page crawls of the fleet measure: three replicas, alone and on one Redis, over five stand-in sites that count their pages in flight and rate (-1 skips)")
+	fs.IntVar(&o.Fleet.InFlight, "fleet-inflight", 48, "calls in flight of the fleet measure")
+	fs.DurationVar(&o.Fleet.Latency, "fleet-latency", 150*time.Millisecond, "each stand-in page's latency in the fleet measure")
 	latencies := fs.String("throughput-latencies", "300ms,1s", "the stand-in sites' page latencies, comma-separated")
 	inflight := fs.String("throughput-inflight", "8,64,256", "single-page calls held in flight, comma-separated")
 	fs.DurationVar(&o.Timeout, "timeout", 10*time.Minute, "the whole run's limit")
@@ -54,6 +58,15 @@ func bench(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if *throughputRedis && o.Throughput.Sites >= 0 {
+		url, stopRedis, err := hostbench.RedisURL()
+		if err != nil {
+			fmt.Fprintf(stderr, "pluginhost bench: -throughput-redis: %v (or pass -throughput-redis=false)\n", err)
+			return 1
+		}
+		defer stopRedis()
+		o.Throughput.RedisURL = url
+	}
 	if _, err := hostbench.Run(ctx, o, stdout); err != nil {
 		fmt.Fprintf(stderr, "pluginhost bench: %v\n", err)
 		return 1
