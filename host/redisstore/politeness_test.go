@@ -3,7 +3,10 @@ package redisstore
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -213,4 +216,65 @@ func containsAll(s string, subs ...string) bool {
 		}
 	}
 	return true
+}
+
+// Site scrapers' fetchers on three replicas keep the site's MaxConcurrent
+// together, and a 429's Retry-After met by one keeps the others from asking.
+func TestFetchersKeepASitesLimitAcrossReplicas(t *testing.T) {
+	rs := replicas(t, redistest.URL(t), 3, Options{})
+	var mu sync.Mutex
+	cur, peak, asked := 0, 0, 0
+	limited := atomic.Bool{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		asked++
+		cur++
+		peak = max(peak, cur)
+		mu.Unlock()
+		defer func() { mu.Lock(); cur--; mu.Unlock() }()
+		if limited.Load() {
+			w.Header().Set("Retry-After", "60")
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		time.Sleep(40 * time.Millisecond)
+		_, _ = w.Write([]byte("<html>ok</html>"))
+	}))
+	defer srv.Close()
+	site := scrapers.Site{ID: "google-search", Name: "Google", Origin: "https://www.google.com", MaxConcurrent: 2, MaxAttempts: 1}
+	fetchers := make([]*scrapers.Fetcher, 3)
+	for i, s := range rs {
+		f, err := scrapers.NewFetcher(scrapers.Env{AllowPrivateNetworks: true, Politeness: s.Politeness()}, site)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fetchers[i] = f
+	}
+	var wg sync.WaitGroup
+	for i := range 18 {
+		wg.Go(func() {
+			if _, err := fetchers[i%3].Get(context.Background(), srv.URL+"/search?q="+strconv.Itoa(i)); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if peak != 2 {
+		t.Fatalf("three replicas' fetchers had %d requests in flight; the site's MaxConcurrent is 2", peak)
+	}
+	limited.Store(true)
+	if _, err := fetchers[0].Get(context.Background(), srv.URL+"/search?q=x"); err == nil {
+		t.Fatal("the 429 was no error")
+	}
+	before := asked
+	for _, f := range fetchers[1:] {
+		_, err := f.Get(context.Background(), srv.URL+"/search?q=y")
+		var held *scrapers.HeldError
+		if !errors.As(err, &held) || !strings.Contains(err.Error(), "Google was not asked") {
+			t.Fatalf("err = %v, want the hold the 429 put on every replica", err)
+		}
+	}
+	if asked != before {
+		t.Fatalf("the held site was asked %d more times", asked-before)
+	}
 }
