@@ -26,6 +26,7 @@ import (
 	"github.com/surfsense/pluginhost/internal/netguard"
 	"github.com/surfsense/pluginhost/scrapers"
 	"github.com/surfsense/pluginhost/scrapers/render"
+	"github.com/surfsense/pluginhost/scrapers/robots"
 )
 
 // ID is the plugin's id.
@@ -56,6 +57,9 @@ type Settings struct {
 	// Renderer renders pages in a browser (RENDERER_URL, CHROMIUM_BIN);
 	// nil: the render argument is never.
 	Renderer *render.Renderer
+	// Robots answers robots.txt for the crawler's URLs; nil: a Checker
+	// built on the crawler's own client.
+	Robots *robots.Checker
 
 	// Documents bound PDFs, CSV, feeds and other files (document.go).
 	Documents DocumentSettings
@@ -141,6 +145,10 @@ func NewWithSettings(s Settings) scrapers.Plugin {
 			return netguard.CheckURL(req.URL, s.AllowPrivate)
 		},
 	}
+	cr.robots = s.Robots
+	if cr.robots == nil {
+		cr.robots = robots.New(robots.Config{Client: cr.client, UserAgent: s.UserAgent})
+	}
 	return scrapers.Plugin{
 		ID:   ID,
 		Name: "Web Crawl",
@@ -162,6 +170,7 @@ type crawler struct {
 	client     *http.Client
 	hosts      *hostGates
 	extracting gate
+	robots     *robots.Checker
 }
 
 type job struct {
