@@ -159,7 +159,7 @@ func NewWithSettings(s Settings) scrapers.Plugin {
 				"A page that fails is reported with its error; the others are still returned. "+
 				"A page cut at a limit (max_length, page size, elements, nesting, text, links) lists what was cut in truncated. "+
 				"render (never, always, auto) renders pages that need JavaScript in a headless browser; each page says whether it was rendered.",
-			schema, cr.crawl).WithItems(scrapers.ItemSchema[Page]())},
+			schema, cr.crawl).WithItems(scrapers.ItemSchema[Page]()), mapTool(cr)},
 		Vars:   pluginVars,
 		Status: rendererStatus(s.Renderer),
 	}
