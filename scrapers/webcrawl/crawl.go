@@ -158,7 +158,8 @@ func NewWithSettings(s Settings) scrapers.Plugin {
 				"include_url_patterns and exclude_url_patterns (regular expressions) choose which links are followed. "+
 				"A page that fails is reported with its error; the others are still returned. "+
 				"A page cut at a limit (max_length, page size, elements, nesting, text, links) lists what was cut in truncated. "+
-				"render (never, always, auto) renders pages that need JavaScript in a headless browser; each page says whether it was rendered.",
+				"render (never, always, auto) renders pages that need JavaScript in a headless browser; each page says whether it was rendered. "+
+				"screenshot: true also returns each web page as a PNG screenshot (an image content after the text, 1280 px wide), its item saying what was taken or why not.",
 			schema, cr.crawl).WithItems(scrapers.ItemSchema[Page]()), mapTool(cr)},
 		Vars:   pluginVars,
 		Status: rendererStatus(s.Renderer),
@@ -305,7 +306,7 @@ func (cr *crawler) visit(ctx context.Context, call *scrapers.Call, args crawlArg
 		return nil, nil
 	}
 	defer hold.Release()
-	f, ri, err := cr.obtain(scrapers.WithPageHold(ctx, hold), args.render, j.u)
+	f, ri, err := cr.obtain(scrapers.WithPageHold(ctx, hold), &args, j.u)
 	if cr.s.PerHostDelay > 0 {
 		time.AfterFunc(cr.s.PerHostDelay, releaseHost)
 	} else {
@@ -370,7 +371,7 @@ func (cr *crawler) visit(ctx context.Context, call *scrapers.Call, args crawlArg
 	if f.cut {
 		page.Truncated = append([]string{cutPageBytes(cr.s.MaxPageBytes)}, page.Truncated...)
 	}
-	call.Add(page)
+	args.addPage(call, page, ri) // with its screenshot (screenshot.go)
 	if j.depth >= args.depth {
 		return nil, f.final
 	}

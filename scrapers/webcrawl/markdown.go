@@ -32,6 +32,8 @@ type Page struct {
 	Notes       []string `json:"extraction_notes,omitempty" jsonschema:"how the main content was found when the usual way found too little (text read from <noscript> or hidden elements, a wider part of the page, the whole page); absent when nothing unusual was done"`
 	Rendered    bool     `json:"rendered" jsonschema:"whether the page was rendered in a headless browser (the render argument)"`
 	RenderNotes []string `json:"render_notes,omitempty" jsonschema:"why the page was or was not rendered, and what the browser met (bounds, refused requests, a page still loading)"`
+	// Screenshot is set when the call asked for screenshots (screenshot.go).
+	Screenshot *ScreenshotInfo `json:"screenshot,omitempty" jsonschema:"with screenshot: true, the page's screenshot (an image content of the result) or why there is none"`
 
 	// Document describes a file that is not a web page (document.go).
 	Document *DocumentInfo `json:"document,omitempty" jsonschema:"for a file that is not a web page (a PDF, CSV, JSON, feed, Markdown or text file): its kind, a PDF's page count, and notes"`
