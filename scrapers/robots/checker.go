@@ -27,6 +27,7 @@ const (
 	DefaultMaxCrawlDelay  = 10 * time.Second // longer Crawl-delays are honoured only this far
 	DefaultFetchTimeout   = 30 * time.Second // one fetch of robots.txt, redirects included
 	DefaultMaxMemoryBytes = 64 << 20         // the process's own copies, all origins together
+	DefaultCacheTimeout   = 2 * time.Second  // one Get or Set on the fleet cache
 )
 
 // maxRedirects is how many redirects are followed for robots.txt (RFC 9309
@@ -37,7 +38,10 @@ var errTooManyRedirects = errors.New("more than 5 redirects")
 
 // Cache is the fleet's shared cache (the host adapts Redis to it). Get's ok
 // is false for a missing key. Errors are not fatal: the Checker fetches
-// robots.txt itself and goes on.
+// robots.txt itself and goes on. Each call gets CacheTimeout. Replicas
+// that miss the same origin at the same moment may each fetch it unless
+// the Cache is also a Leaser; after that, the fleet shares one copy per
+// TTL.
 type Cache interface {
 	Get(ctx context.Context, key string) (val []byte, ok bool, err error)
 	Set(ctx context.Context, key string, val []byte, ttl time.Duration) error
@@ -68,14 +72,30 @@ type Config struct {
 	MaxCrawlDelay time.Duration
 	// FetchTimeout bounds one fetch of robots.txt (30 s).
 	FetchTimeout time.Duration
+	// CacheTimeout bounds one Get or Set on Cache (2 s): a slow cache
+	// costs at most that, then robots.txt is fetched as if it were absent.
+	CacheTimeout time.Duration
 	// MaxMemoryBytes bounds the copies this process keeps (64 MiB); the
 	// least recently used origins are dropped first.
 	MaxMemoryBytes int64
 	// Ignore sets robots.txt aside (ROBOTS_TXT=ignore): every URL is
 	// allowed and nothing is fetched by Check.
 	Ignore bool
+	// Observe, when set, is told of each robots.txt the Checker takes in,
+	// from the site or the fleet cache (not of the copies it already
+	// keeps): for logs and counters. It must not block.
+	Observe func(Event)
 	// Now is the clock (time.Now).
 	Now func() time.Time
+}
+
+// Event is one robots.txt taken in, for Config.Observe.
+type Event struct {
+	Origin   string        // such as "https://example.com"
+	Source   string        // "site" (fetched now) or "cache" (the fleet's copy)
+	Outcome  string        // "rules", "allow-all" (4xx, too many redirects) or "unreachable"
+	Note     string        // why, or a bound hit: "HTTP 503", "read only its first 512000 bytes (the limit)"
+	Duration time.Duration // the fetch's, for Source "site"
 }
 
 // Checker answers whether URLs may be fetched. It is safe for concurrent
@@ -117,6 +137,9 @@ func New(cfg Config) *Checker {
 	if cfg.FetchTimeout <= 0 {
 		cfg.FetchTimeout = DefaultFetchTimeout
 	}
+	if cfg.CacheTimeout <= 0 {
+		cfg.CacheTimeout = DefaultCacheTimeout
+	}
 	if cfg.MaxMemoryBytes <= 0 {
 		cfg.MaxMemoryBytes = DefaultMaxMemoryBytes
 	}
@@ -157,14 +180,17 @@ type Verdict struct {
 	CrawlDelayAsked time.Duration
 	// Sitemaps are the Sitemap URLs robots.txt names. Shared: read only.
 	Sitemaps []string
+	// Host is the URL's host (and port, when not the scheme's default), as
+	// the messages name it.
+	Host string
 }
 
 // Note says in a sentence what the verdict asks of the crawler beyond
 // Allowed: the Crawl-delay bound when it was hit; "" when there is nothing.
-func (v Verdict) Note(host string) string {
+func (v Verdict) Note() string {
 	if v.CrawlDelayAsked > 0 {
 		return fmt.Sprintf("robots.txt of %s asks for a Crawl-delay of %s; %s (the bound) is kept between its pages",
-			host, v.CrawlDelayAsked, v.CrawlDelay)
+			v.Host, v.CrawlDelayAsked, v.CrawlDelay)
 	}
 	return ""
 }
@@ -179,19 +205,19 @@ func (c *Checker) Check(ctx context.Context, u *url.URL) Verdict {
 		return Verdict{Err: err}
 	}
 	if c.cfg.Ignore || path == "/robots.txt" {
-		return Verdict{Allowed: true}
+		return Verdict{Allowed: true, Host: host}
 	}
 	e, err := c.entry(ctx, origin)
 	if err != nil {
-		return Verdict{Err: err}
+		return Verdict{Err: err, Host: host}
 	}
 	switch e.kind {
 	case kindUnreachable:
-		return Verdict{Err: &UnreachableError{Host: host, Cause: e.note}}
+		return Verdict{Err: &UnreachableError{Host: host, Cause: e.note}, Host: host}
 	case kindAllowAll:
-		return Verdict{Allowed: true}
+		return Verdict{Allowed: true, Host: host}
 	}
-	v := Verdict{Allowed: true, Sitemaps: slices.Clip(e.sitemap)}
+	v := Verdict{Allowed: true, Sitemaps: slices.Clip(e.sitemap), Host: host}
 	if d, ok := e.group.CrawlDelay(); ok {
 		v.CrawlDelay = d
 		if d > c.cfg.MaxCrawlDelay {
@@ -297,25 +323,105 @@ func (c *Checker) load(ctx context.Context, origin string) *entry {
 	if e := c.fromMemory(origin); e != nil {
 		return e
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.FetchTimeout)
-	defer cancel()
 	key := c.cacheKey(origin)
-	if c.cfg.Cache != nil {
-		if v, ok, err := c.cfg.Cache.Get(ctx, key); err == nil && ok {
-			if e, ok := decode(v, c.cfg.Agent); ok && c.cfg.Now().Before(c.expires(e)) && !e.fetched.After(c.cfg.Now().Add(time.Minute)) {
-				c.remember(origin, e)
-				return e
-			}
+	if e := c.fromCache(ctx, origin, key); e != nil {
+		return e
+	}
+	if l, ok := c.cfg.Cache.(Leaser); ok {
+		if e := c.awaitLease(ctx, l, origin, key); e != nil {
+			return e
 		}
 	}
-	e := c.fetch(ctx, origin)
+	fctx, cancel := context.WithTimeout(ctx, c.cfg.FetchTimeout)
+	start := time.Now()
+	e := c.fetch(fctx, origin)
+	took := time.Since(start)
+	cancel()
+	c.observe(Event{Origin: origin, Source: "site", Outcome: kindNames[e.kind], Note: e.note, Duration: took})
 	if c.cfg.Cache != nil {
 		if ttl := c.expires(e).Sub(c.cfg.Now()); ttl > 0 {
-			_ = c.cfg.Cache.Set(ctx, key, encode(e), ttl)
+			cctx, cancel := context.WithTimeout(ctx, c.cfg.CacheTimeout)
+			_ = c.cfg.Cache.Set(cctx, key, encode(e), ttl)
+			cancel()
 		}
 	}
 	c.remember(origin, e)
 	return e
+}
+
+// fromCache returns origin's entry from the fleet cache while it is fresh,
+// keeping it in the process; nil when there is none (or no cache).
+func (c *Checker) fromCache(ctx context.Context, origin, key string) *entry {
+	if c.cfg.Cache == nil {
+		return nil
+	}
+	cctx, cancel := context.WithTimeout(ctx, c.cfg.CacheTimeout)
+	v, ok, err := c.cfg.Cache.Get(cctx, key)
+	cancel()
+	if err != nil || !ok {
+		return nil
+	}
+	e, ok := decode(v, c.cfg.Agent)
+	if !ok {
+		return nil
+	}
+	now := c.cfg.Now()
+	if e.fetched.After(now) {
+		e.fetched = now // another replica's clock is ahead: keep it no longer than a TTL from now
+	}
+	if !now.Before(c.expires(e)) {
+		return nil
+	}
+	c.remember(origin, e)
+	c.observe(Event{Origin: origin, Source: "cache", Outcome: kindNames[e.kind], Note: e.note})
+	return e
+}
+
+// Leaser is what a Cache may also do so that the fleet fetches each
+// robots.txt once, not once per replica that misses it at the same moment:
+// set key only when it is absent (Redis's SET NX PX), saying whether it
+// did. The replica that takes the lease fetches; the others read the
+// cache until the entry appears or the lease runs out, then fetch
+// themselves.
+type Leaser interface {
+	SetIfAbsent(ctx context.Context, key string, val []byte, ttl time.Duration) (bool, error)
+}
+
+// leasePoll is how often a replica waiting on another's fetch reads the
+// fleet cache.
+const leasePoll = 100 * time.Millisecond
+
+// awaitLease takes the fleet's lease on fetching origin's robots.txt and
+// returns nil for this replica to fetch, or waits for the replica holding
+// it and returns what it stored. The lease lasts as long as one fetch may.
+func (c *Checker) awaitLease(ctx context.Context, l Leaser, origin, key string) *entry {
+	lease := c.cfg.FetchTimeout + c.cfg.CacheTimeout
+	cctx, cancel := context.WithTimeout(ctx, c.cfg.CacheTimeout)
+	took, err := l.SetIfAbsent(cctx, key+":fetching", []byte("1"), lease)
+	cancel()
+	if err != nil || took {
+		return nil
+	}
+	deadline := time.Now().Add(lease)
+	t := time.NewTicker(leasePoll)
+	defer t.Stop()
+	for time.Now().Before(deadline) {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+		if e := c.fromCache(ctx, origin, key); e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+func (c *Checker) observe(ev Event) {
+	if c.cfg.Observe != nil {
+		c.cfg.Observe(ev)
+	}
 }
 
 // fromMemory returns origin's entry kept in this process while it is fresh.

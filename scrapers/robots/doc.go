@@ -4,8 +4,12 @@
 //
 // A Checker fetches each origin's robots.txt (scheme, host and port) at most
 // once at a time in the process, and, given a fleet Cache, at most once per
-// TTL for every replica together. What it keeps is a compact, versioned
-// rendering of the group that applies to the agent, not the whole file.
+// TTL for every replica together (when the Cache is also a Leaser, even
+// replicas that miss it at the same moment fetch it once between them; a
+// plain Cache lets each of them fetch). What it keeps, in the Cache and in the process (at most
+// MaxMemoryBytes, least recently used dropped first), is a compact,
+// versioned rendering of the group that applies to the agent, not the whole
+// file; an entry it cannot read is ignored and the file fetched again.
 //
 // The rules it follows, RFC 9309 section 2.3.1 and 2.4:
 //
@@ -26,6 +30,8 @@
 // Matching (section 2.2): the group whose product token equals the agent
 // (case-insensitively, the token being the leading letters, '_' and '-' of
 // the User-agent value) is used, all such groups merged; else the '*' groups.
+// Only a rule ends a run of User-agent lines: blank lines, Sitemap,
+// Crawl-delay, Content-Signal and unknown records do not (section 2.2.4).
 // Paths and patterns are compared after percent-encoding normalisation
 // (non-ASCII octets encoded, unreserved characters decoded, hex upper-cased);
 // '*' matches any run of octets and a final '$' the end of the URL. The
@@ -42,7 +48,7 @@
 // whole file on one bad line (a Disallow before any User-agent, a
 // Crawl-delay of "1s"), matches product tokens by prefix ("Surf" takes
 // SurfSense's group), ranks wildcard rules by their regexp's length and
-// lets the first of two equal rules win instead of Allow, does not
-// normalise percent-encoding, and drops Content-Signal lines. The tests
-// show each of these against it.
+// lets the first of two equal rules win instead of Allow, and does not
+// normalise percent-encoding (TestTemotoDepartures shows each against it);
+// nor does it read Content-Signal lines.
 package robots

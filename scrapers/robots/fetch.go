@@ -46,7 +46,7 @@ func (c *Checker) fetch(ctx context.Context, origin string) *entry {
 		}
 		e.kind = kindRules
 		if truncated {
-			e.note = fmt.Sprintf("read only the first %d bytes", len(body))
+			e.note = fmt.Sprintf("read only its first %d bytes (the limit); rules past them are not seen", c.cfg.MaxBytes)
 		}
 		e.setText(render(Parse(body), c.cfg.Agent), c.cfg.Agent)
 	case code == http.StatusTooManyRequests || code >= 500 && code < 600:
@@ -59,18 +59,18 @@ func (c *Checker) fetch(ctx context.Context, origin string) *entry {
 	return e
 }
 
-// readAtMost reads at most limit bytes of r. When there was more, the last
-// line (which the limit may have cut: "Allow: /shop" read as "Allow: /s")
-// is dropped and truncated is true.
+// readAtMost reads at most limit bytes of r, never more. A body that
+// reaches the limit may have been cut, so its last line, unless it ends
+// in a line break, is dropped ("Allow: /shop" read as "Allow: /s" would
+// allow far more) and truncated is true.
 func readAtMost(r io.Reader, limit int64) (body []byte, truncated bool, err error) {
-	body, err = io.ReadAll(io.LimitReader(r, limit+1))
+	body, err = io.ReadAll(io.LimitReader(r, limit))
 	if err != nil {
 		return nil, false, err
 	}
-	if int64(len(body)) <= limit {
+	if int64(len(body)) < limit {
 		return body, false, nil
 	}
-	body = body[:limit]
 	if i := bytes.LastIndexAny(body, "\r\n"); i >= 0 {
 		return body[:i+1], true, nil
 	}

@@ -79,36 +79,57 @@ func isUnreserved(c byte) bool {
 		c == '-' || c == '.' || c == '_' || c == '~'
 }
 
-// match reports whether pattern (normalised) matches path (normalised):
-// the pattern matches a prefix of the path, '*' standing for any run of
-// octets and a final '$' for the end of the path. The literal pieces
-// between stars are found leftmost, one after the other, which is enough
-// for prefix matching and takes time linear in the path per piece, so a
-// hostile pattern of many stars cannot make a check slow.
-func match(pattern, path string) bool {
-	anchored := strings.HasSuffix(pattern, "$")
-	if anchored {
+// matcher is a pattern split at its stars, made once per rule.
+type matcher struct {
+	pieces   []string // the literal runs between stars; at least one
+	anchored bool     // the pattern ended in '$'
+	min      int      // the pieces' total length: a shorter path cannot match
+}
+
+// compile splits a normalised pattern for match.
+func compile(pattern string) matcher {
+	m := matcher{anchored: strings.HasSuffix(pattern, "$")}
+	if m.anchored {
 		pattern = pattern[:len(pattern)-1]
 	}
-	pieces := strings.Split(pattern, "*")
-	first := pieces[0]
-	if !strings.HasPrefix(path, first) {
+	m.pieces = strings.Split(pattern, "*")
+	for _, p := range m.pieces {
+		m.min += len(p)
+	}
+	return m
+}
+
+// match reports whether pattern (normalised) matches path (normalised).
+func match(pattern, path string) bool { return compile(pattern).match(path) }
+
+// match reports whether the pattern matches path: it matches a prefix of
+// the path, '*' standing for any run of octets and a final '$' for the end
+// of the path. The literal pieces between stars are found leftmost, one
+// after the other, which is enough for prefix matching and takes time
+// linear in the path per piece, so a hostile pattern of many stars cannot
+// make a check slow.
+func (m matcher) match(path string) bool {
+	first := m.pieces[0]
+	if len(path) < m.min || !strings.HasPrefix(path, first) {
 		return false
 	}
-	if len(pieces) == 1 {
-		return !anchored || len(path) == len(first)
+	if len(m.pieces) == 1 {
+		return !m.anchored || len(path) == len(first)
+	}
+	last := m.pieces[len(m.pieces)-1]
+	if m.anchored && !strings.HasSuffix(path, last) {
+		return false
 	}
 	pos := len(first)
-	last := pieces[len(pieces)-1]
-	for _, piece := range pieces[1 : len(pieces)-1] {
+	for _, piece := range m.pieces[1 : len(m.pieces)-1] {
 		i := strings.Index(path[pos:], piece)
 		if i < 0 {
 			return false
 		}
 		pos += i + len(piece)
 	}
-	if !anchored {
+	if !m.anchored {
 		return strings.Contains(path[pos:], last)
 	}
-	return len(path)-len(last) >= pos && strings.HasSuffix(path, last)
+	return len(path)-len(last) >= pos
 }

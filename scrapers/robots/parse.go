@@ -2,7 +2,9 @@ package robots
 
 import (
 	"bytes"
+	"cmp"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -28,12 +30,14 @@ type parsedGroup struct {
 type rule struct {
 	allow   bool
 	pattern string // normalised; starts with '/' or '*'
+	m       matcher
 }
 
 // signalLine is one Content-Signal line: an optional path pattern and its
 // key=value pairs (keys lower-cased, values as written, lower-cased).
 type signalLine struct {
 	pattern string // "" when it applies to every path
+	m       matcher
 	pairs   [][2]string
 }
 
@@ -83,14 +87,15 @@ func Parse(body []byte) *Robots {
 			if len(p) > maxPatternLen {
 				continue
 			}
-			cur.rules = append(cur.rules, rule{allow: key == "allow", pattern: p})
+			cur.rules = append(cur.rules, rule{allow: key == "allow", pattern: p, m: compile(p)})
 		case "crawl-delay":
-			inAgents = false
+			// Crawl-delay and Content-Signal are "other records" (RFC 9309
+			// 2.2.4): they must not change how the groups are read, so
+			// unlike a rule they do not end a run of User-agent lines.
 			if cur != nil {
 				cur.delay = val
 			}
 		case "content-signal":
-			inAgents = false
 			s, ok := parseSignal(val)
 			if !ok {
 				continue
@@ -176,6 +181,7 @@ func parseSignal(v string) (signalLine, bool) {
 		if len(s.pattern) > maxPatternLen {
 			return s, false
 		}
+		s.m = compile(s.pattern)
 		v = v[i+1:]
 	}
 	for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
@@ -251,6 +257,20 @@ func (r *Robots) For(agent string) *Group {
 			break
 		}
 	}
+	// Longest first, Allow first among equals: the first rule that
+	// matches a path decides it (RFC 9309 2.2.2).
+	slices.SortFunc(g.rules, func(a, b rule) int {
+		if c := cmp.Compare(len(b.pattern), len(a.pattern)); c != 0 {
+			return c
+		}
+		if a.allow != b.allow {
+			if a.allow {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.pattern, b.pattern)
+	})
 	return g
 }
 
@@ -264,23 +284,15 @@ func (g *Group) Test(path string) (allowed bool, decidedBy string) {
 	if path == "/robots.txt" {
 		return true, ""
 	}
-	best, bestLen, allow := "", -1, true
 	for _, r := range g.rules {
-		l := len(r.pattern)
-		if l < bestLen || l == bestLen && (allow || !r.allow) {
-			continue // cannot win: shorter, or a tie that only an Allow could take
+		if r.m.match(path) {
+			if r.allow {
+				return true, "Allow: " + r.pattern
+			}
+			return false, "Disallow: " + r.pattern
 		}
-		if match(r.pattern, path) {
-			best, bestLen, allow = r.pattern, l, r.allow
-		}
 	}
-	if bestLen < 0 {
-		return true, ""
-	}
-	if allow {
-		return true, "Allow: " + best
-	}
-	return false, "Disallow: " + best
+	return true, ""
 }
 
 // CrawlDelay returns the group's Crawl-delay; ok is false when it names none
@@ -308,7 +320,7 @@ func (g *Group) Signal(path, key string) (value string, ok bool) {
 	bestLen := -1
 	for _, lines := range [][]signalLine{g.signals, g.global} {
 		for _, s := range lines {
-			if len(s.pattern) < bestLen || (s.pattern != "" && !match(s.pattern, path)) {
+			if len(s.pattern) < bestLen || (s.pattern != "" && !s.m.match(path)) {
 				continue
 			}
 			for _, p := range s.pairs {
