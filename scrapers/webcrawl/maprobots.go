@@ -70,7 +70,7 @@ func (m *mapper) delay(ctx context.Context, u *url.URL) time.Duration {
 	d := m.cr.s.PerHostDelay
 	if v := m.cr.robots.Check(ctx, u); v.CrawlDelay > d {
 		d = v.CrawlDelay
-		if note := v.Note(u.Host); note != "" {
+		if note := v.Note(); note != "" {
 			m.note(note)
 		}
 	}
