@@ -440,3 +440,31 @@ func BenchmarkMap1500(b *testing.B) {
 	}
 	b.ReportMetric(float64(s.requests.Load()-before)/float64(b.N), "requests/op")
 }
+
+// TestMapGuard: a sitemap that redirects to a loopback address is refused
+// by the crawler's guard (without ALLOW_PRIVATE_NETWORKS), said in the
+// notes, and none of what it would have named is listed.
+func TestMapGuard(t *testing.T) {
+	s := newMapSite(t, 4)
+	s.robots = "User-agent: *\nSitemap: http://example.test/moved.xml\n"
+	s.mux.HandleFunc("/moved.xml", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, s.srv.URL+"/sitemap-pages-1.xml", http.StatusFound)
+	})
+	st := s.settings()
+	st.AllowPrivate = false
+	urls, sum, _, err := runMap(t, st, map[string]any{"url": "http://example.test/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range urls {
+		if strings.Contains(u.URL, "/page/") && u.Source == SourceSitemap { // the home page links /page/0 itself
+			t.Errorf("listed %s, named by a sitemap behind a refused redirect", u.URL)
+		}
+	}
+	if !slices.ContainsFunc(sum.Notes, func(n string) bool { return strings.Contains(n, "moved.xml could not be read") && strings.Contains(n, "refused") }) {
+		t.Errorf("notes %q", sum.Notes)
+	}
+	if s.hit("127.0.0.1", "/sitemap-pages-1.xml")+s.hit(s.srv.Listener.Addr().String(), "/sitemap-pages-1.xml") != 0 {
+		t.Error("the redirect was followed")
+	}
+}
