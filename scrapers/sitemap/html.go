@@ -11,6 +11,7 @@ import (
 // PageLinks are what an HTML page offers a map: its links, each with its
 // text, and the feeds and sitemaps its head names.
 type PageLinks struct {
+	Title    string   // the page's <title>, spaces folded, at most 300 characters
 	Links    []Entry  // <a href>, resolved against the page (and its <base>), in page order, each once
 	Feeds    []string // <link rel="alternate" type="application/rss+xml" or atom> hrefs, resolved
 	Sitemaps []string // <link rel="sitemap"> hrefs, resolved
@@ -31,11 +32,13 @@ func ReadPage(body []byte, base *url.URL, maxLinks int) PageLinks {
 	z.SetMaxBuf(1 << 20)
 	seen := map[string]int{} // canonical URL → index in Links
 	var (
-		inA     bool
-		aIdx    = -1
-		text    strings.Builder
-		baseSet bool
-		skip    string // script, style, … : raw text that is no link's
+		inA       bool
+		aIdx      = -1
+		text      strings.Builder
+		baseSet   bool
+		skip      string // script, style, … : raw text that is no link's
+		pageTitle strings.Builder
+		inTitle   bool
 	)
 	closeA := func() {
 		if inA && aIdx >= 0 && pl.Links[aIdx].Title == "" {
@@ -120,6 +123,8 @@ func ReadPage(body []byte, base *url.URL, maxLinks int) PageLinks {
 						pl.Sitemaps = append(pl.Sitemaps, u.String())
 					}
 				}
+			case "title":
+				inTitle = tt == html.StartTagToken && pageTitle.Len() == 0
 			case "script", "style", "template", "noscript", "svg":
 				if tt == html.StartTagToken {
 					skip = tag
@@ -130,16 +135,22 @@ func ReadPage(body []byte, base *url.URL, maxLinks int) PageLinks {
 			switch tag := string(name); {
 			case tag == "a":
 				closeA()
+			case tag == "title":
+				inTitle = false
 			case tag == skip:
 				skip = ""
 			}
 		case html.TextToken:
+			if inTitle && pageTitle.Len() < 2000 {
+				pageTitle.Write(z.Text())
+			}
 			if inA && skip == "" && text.Len() < 1000 {
 				text.Write(z.Text())
 			}
 		}
 	}
 	closeA()
+	pl.Title = cleanTitle(pageTitle.String(), 300)
 	return pl
 }
 

@@ -166,7 +166,8 @@ func TestCanonical(t *testing.T) {
 
 func TestReadPage(t *testing.T) {
 	base, _ := url.Parse("https://e.com/dir/")
-	page := `<html><head><base href="/root/"><link rel="alternate" type="application/rss+xml" href="/feed.xml">
+	page := `<html><head><title> The
+		page </title><base href="/root/"><link rel="alternate" type="application/rss+xml" href="/feed.xml">
 		<link rel="alternate" type="application/atom+xml" href="https://e.com/atom">
 		<link rel="alternate" hreflang="fr" href="/fr/"><link rel="sitemap" type="application/xml" href="/sm.xml"></head>
 		<body><a href="a">The <b>A</b> page</a><script>var a = "<a href=x>"</script>
@@ -174,8 +175,8 @@ func TestReadPage(t *testing.T) {
 		<a href="/c" rel="nofollow">no</a><a href="/d">` + strings.Repeat("d", 400) + `</a></body></html>`
 	pl := ReadPage([]byte(page), base, 10)
 	want := []Entry{{URL: "https://e.com/root/a", Title: "The A page"}, {URL: "https://e.com/b", Title: "Bee"}, {URL: "https://e.com/d", Title: strings.Repeat("d", 200) + "…"}}
-	if !reflect.DeepEqual(pl.Links, want) || pl.Cut {
-		t.Fatalf("links: %+v cut %v", pl.Links, pl.Cut)
+	if !reflect.DeepEqual(pl.Links, want) || pl.Cut || pl.Title != "The page" {
+		t.Fatalf("links: %+v cut %v title %q", pl.Links, pl.Cut, pl.Title)
 	}
 	if !reflect.DeepEqual(pl.Feeds, []string{"https://e.com/feed.xml", "https://e.com/atom"}) || !reflect.DeepEqual(pl.Sitemaps, []string{"https://e.com/sm.xml"}) {
 		t.Fatalf("feeds %q sitemaps %q", pl.Feeds, pl.Sitemaps)

@@ -191,6 +191,7 @@ func (cr *crawler) siteMap(ctx context.Context, call *scrapers.Call, args mapArg
 		robotsMap []string
 		page      sitemap.PageLinks
 		pageOK    bool
+		homeTitle string
 	)
 	wg.Add(2)
 	go func() {
@@ -200,6 +201,7 @@ func (cr *crawler) siteMap(ctx context.Context, call *scrapers.Call, args mapArg
 	go func() {
 		defer wg.Done()
 		page, pageOK = m.readHome(ctx, home)
+		homeTitle = page.Title
 		if args.u.String() != home.String() {
 			// The page asked for is read too: its links, and feeds.
 			if more, ok := m.readHome(ctx, args.u); ok {
@@ -327,7 +329,7 @@ func (cr *crawler) siteMap(ctx context.Context, call *scrapers.Call, args mapArg
 	}
 	// The home page: its own address, then its links.
 	if pageOK {
-		m.addAll(ctx, []sitemap.Entry{{URL: home.String()}}, nil, SourcePage)
+		m.addAll(ctx, []sitemap.Entry{{URL: home.String(), Title: homeTitle}}, nil, SourcePage)
 		m.addAll(ctx, page.Links, nil, SourcePage)
 		if page.Cut {
 			m.note(fmt.Sprintf("the home page has more than %d links; the first were read", mapPageLinks))

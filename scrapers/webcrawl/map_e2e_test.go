@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/surfsense/pluginhost/host"
 	"github.com/surfsense/pluginhost/host/hosttest"
@@ -63,7 +64,9 @@ func TestMapThroughTheHost(t *testing.T) {
 		t.Fatalf("no map tool: %v", titles)
 	}
 
+	began := time.Now()
 	res, page := scrapertest.CallTool(t, cs, "map", map[string]any{"url": site.URL + "/", "limit": 10000})
+	took := time.Since(began)
 	if res.IsError {
 		t.Fatalf("map: %s", scrapertest.Text(res))
 	}
@@ -108,6 +111,7 @@ func TestMapThroughTheHost(t *testing.T) {
 	if len(seen) != 1503 {
 		t.Fatalf("%d distinct URLs over the pages, want 1503", len(seen))
 	}
+	t.Logf("map of 1,503 URLs through the host: %s, %v requests, %d URLs on the first page", took.Round(time.Millisecond), first.Map["requests"], len(page.Items))
 	if it := seen[site.URL+"/docs/page-7"]; it["title"] != "Installing" || it["lastmod"] != "2026-10-08" || it["source"] != "sitemap" {
 		t.Errorf("page-7: %v", it)
 	}

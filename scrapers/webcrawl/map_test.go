@@ -202,7 +202,7 @@ func TestMapReadsEverySource(t *testing.T) {
 		"http://example.test/blog/first":   {Title: "First post", Source: SourceFeed, LastMod: "2026-12-01T10:00:00Z"},
 		"http://example.test/blog/second":  {Title: "Second post", Source: SourceFeed, LastMod: "2026-12-02T00:00:00Z"},
 		"http://example.test/contact":      {Title: "Contact us", Source: SourcePage},
-		"http://example.test/":             {Source: SourcePage},
+		"http://example.test/":             {Title: "Example", Source: SourcePage},
 		"http://www.example.test/www-page": {Source: SourceSitemap, LastMod: "2026-11-01"},
 	} {
 		want.URL = addr
