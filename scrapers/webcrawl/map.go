@@ -57,6 +57,9 @@ const (
 	// mapWorkers is how many documents one map fetches at once (the
 	// per-host gate still holds).
 	mapWorkers = 4
+	// mapGrace is how long what was read is still judged and kept once the
+	// map's time is up (the host waits 2 s for a tool that ran out of time).
+	mapGrace = time.Second
 )
 
 // Sources of a map's URLs.
@@ -180,9 +183,21 @@ func (cr *crawler) siteMap(ctx context.Context, call *scrapers.Call, args mapArg
 	if err := args.check(cr.s.AllowPrivate); err != nil {
 		return err
 	}
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, mapTimeout)
 	defer cancel()
 	m := &mapper{cr: cr, args: &args, call: call, index: map[string]int{}, hosts: map[string]bool{}}
+	// Once the map's time is up, what was read is still judged (robots.txt
+	// already read answers at once) for a moment, inside the host's grace.
+	grace, endGrace := context.WithCancel(context.WithoutCancel(ctx))
+	defer endGrace()
+	context.AfterFunc(ctx, func() { time.AfterFunc(mapGrace, endGrace) })
+	keep := func() context.Context {
+		if ctx.Err() != nil {
+			return grace
+		}
+		return ctx
+	}
 	home := &url.URL{Scheme: args.u.Scheme, Host: args.u.Host, Path: "/"}
 
 	// robots.txt and the home page come first: they name the rest.
@@ -191,7 +206,7 @@ func (cr *crawler) siteMap(ctx context.Context, call *scrapers.Call, args mapArg
 		robotsMap []string
 		page      sitemap.PageLinks
 		pageOK    bool
-		homeTitle string
+		homeOK    bool
 	)
 	wg.Add(2)
 	go func() {
@@ -200,8 +215,8 @@ func (cr *crawler) siteMap(ctx context.Context, call *scrapers.Call, args mapArg
 	}()
 	go func() {
 		defer wg.Done()
-		page, pageOK = m.readHome(ctx, home)
-		homeTitle = page.Title
+		page, homeOK = m.readHome(ctx, home)
+		pageOK = homeOK
 		if args.u.String() != home.String() {
 			// The page asked for is read too: its links, and feeds.
 			if more, ok := m.readHome(ctx, args.u); ok {
@@ -310,13 +325,13 @@ func (cr *crawler) siteMap(ctx context.Context, call *scrapers.Call, args mapArg
 				}
 				continue
 			}
-			m.addAll(ctx, doc.Entries, d.u, SourceSitemap)
+			m.addAll(keep(), doc.Entries, d.u, SourceSitemap)
 		}
 		next, level = level, nil
 		for _, f := range feedDocs {
 			if doc := results["feed "+f]; doc != nil {
 				fu, _ := url.Parse(f)
-				m.addAll(ctx, doc.Entries, fu, SourceFeed)
+				m.addAll(keep(), doc.Entries, fu, SourceFeed)
 			}
 		}
 		feedDocs = nil
@@ -328,21 +343,26 @@ func (cr *crawler) siteMap(ctx context.Context, call *scrapers.Call, args mapArg
 		call.Progress(fmt.Sprintf("read %d sitemaps and feeds", len(results)), m.count(), 0)
 	}
 	// The home page: its own address, then its links.
+	if homeOK {
+		m.addAll(keep(), []sitemap.Entry{{URL: home.String(), Title: page.Title}}, nil, SourcePage)
+	}
 	if pageOK {
-		m.addAll(ctx, []sitemap.Entry{{URL: home.String(), Title: homeTitle}}, nil, SourcePage)
-		m.addAll(ctx, page.Links, nil, SourcePage)
+		m.addAll(keep(), page.Links, nil, SourcePage)
 		if page.Cut {
 			m.note(fmt.Sprintf("the home page has more than %d links; the first were read", mapPageLinks))
 		}
 	}
-	if err := ctx.Err(); err != nil && !errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
-		return err
-	}
-	if ctx.Err() != nil {
+	// What was gathered is added however the map ended: at the call's
+	// deadline the host returns it, marked partial.
+	if parent.Err() == nil && ctx.Err() != nil {
 		m.note(fmt.Sprintf("the map stopped at its time bound (%s); it holds what was read by then", mapTimeout))
 		call.MarkPartial("the map's time bound passed")
 	}
-	return m.finish()
+	err := m.finish()
+	if parent.Err() != nil {
+		return context.Cause(parent)
+	}
+	return err
 }
 
 // count is the requests made so far.

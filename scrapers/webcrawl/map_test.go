@@ -468,3 +468,24 @@ func TestMapGuard(t *testing.T) {
 		t.Error("the redirect was followed")
 	}
 }
+
+// TestMapKeepsWhatItReadAtTheDeadline: a call that ends while a sitemap
+// hangs returns the URLs read by then (the host marks them partial).
+func TestMapKeepsWhatItReadAtTheDeadline(t *testing.T) {
+	s := newMapSite(t, 6)
+	s.robots = "User-agent: *\nSitemap: http://example.test/sitemap-pages-1.xml\nSitemap: http://example.test/hang.xml\n"
+	s.mux.HandleFunc("/hang.xml", func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
+	out, err := scrapertest.RunTool(t, NewWithSettings(s.settings()), "map", `{"url":"http://example.test/"}`, 1500*time.Millisecond)
+	if err == nil || !strings.Contains(err.Error(), "deadline") {
+		t.Fatalf("a map past its call's deadline: %v", err)
+	}
+	var got []string
+	for _, it := range out.Items {
+		var u MapURL
+		json.Unmarshal(it, &u)
+		got = append(got, u.URL)
+	}
+	if !slices.Contains(got, "http://example.test/page/0") || !slices.Contains(got, "http://example.test/page/2") {
+		t.Fatalf("the URLs read before the deadline are not kept: %q", got)
+	}
+}
