@@ -461,7 +461,9 @@ func TestMapGuard(t *testing.T) {
 			t.Errorf("listed %s, named by a sitemap behind a refused redirect", u.URL)
 		}
 	}
-	if !slices.ContainsFunc(sum.Notes, func(n string) bool { return strings.Contains(n, "moved.xml could not be read") && strings.Contains(n, "refused") }) {
+	if !slices.ContainsFunc(sum.Notes, func(n string) bool {
+		return strings.Contains(n, "moved.xml could not be read") && strings.Contains(n, "refused")
+	}) {
 		t.Errorf("notes %q", sum.Notes)
 	}
 	if s.hit("127.0.0.1", "/sitemap-pages-1.xml")+s.hit(s.srv.Listener.Addr().String(), "/sitemap-pages-1.xml") != 0 {
