@@ -71,7 +71,7 @@ const (
 
 // mapArgs are the map tool's arguments.
 type mapArgs struct {
-	URL        string `json:"url" jsonschema:"the site to map: its home page or any page on it (http or https)"`
+	URL        string `json:"url" jsonschema:"the site to map: its home page or any page on it (http or https; a bare host name means https)"`
 	Search     string `json:"search,omitempty" jsonschema:"only URLs whose address or title holds every word of this (case does not matter)"`
 	Limit      *int   `json:"limit,omitempty" jsonschema:"the most URLs returned (1 to 10000; default 1000); when the site has more, the result says so in map.more_urls"`
 	Subdomains bool   `json:"subdomains,omitempty" jsonschema:"also list URLs on the site's subdomains (blog.example.com for example.com); default false: the site's own host, with or without www."`
