@@ -100,7 +100,7 @@ func (h *Host) getResult(ctx context.Context, c caller, plugin string, raw json.
 	if off > len(st.Items) {
 		return toolError(scrapers.Argf("offset", "must be at most %d, the number of items", len(st.Items)).Error()), "bad_arguments", 0
 	}
-	out := scrapers.Outcome{Items: st.Items, Partial: st.Partial, Reasons: st.Reasons, Meta: st.Meta}
+	out := scrapers.Outcome{Items: st.Items, Partial: st.Partial, Reasons: st.Reasons, Meta: st.Meta, Images: st.Images}
 	page, err := h.page(ctx, c, plugin, st.Tool, out, off, args.ResultID, args.Whole)
 	if err != nil {
 		return toolError(err.Error()), "tool_error", 0
@@ -109,5 +109,5 @@ func (h *Host) getResult(ctx context.Context, c caller, plugin string, raw json.
 }
 
 func storedFrom(plugin, tool string, o scrapers.Outcome) results.Stored {
-	return results.Stored{Plugin: plugin, Tool: tool, Items: o.Items, Partial: o.Partial, Reasons: o.Reasons, Meta: o.Meta}
+	return results.Stored{Plugin: plugin, Tool: tool, Items: o.Items, Partial: o.Partial, Reasons: o.Reasons, Meta: o.Meta, Images: o.Images}
 }

@@ -244,7 +244,7 @@ func TestToolsListAndAnnotations(t *testing.T) {
 	for _, tool := range res.Tools {
 		names[tool.Name] = tool
 	}
-	for _, n := range []string{"crawl", "get_result"} {
+	for _, n := range []string{"crawl", "map", "get_result"} {
 		tool := names[n]
 		if tool == nil {
 			t.Fatalf("tool %s missing: %v", n, names)
@@ -254,7 +254,7 @@ func TestToolsListAndAnnotations(t *testing.T) {
 			t.Errorf("%s annotations: %+v", n, a)
 		}
 	}
-	if len(names) != 2 {
+	if len(names) != 3 {
 		t.Errorf("tools: %v", names)
 	}
 }

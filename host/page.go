@@ -36,6 +36,9 @@ type Page struct {
 	Cached    bool           `json:"cached,omitempty"`
 	FetchedAt *time.Time     `json:"fetched_at,omitempty"`
 	Meta      map[string]any `json:"-"`
+	// Images are the pictures of the items on this page (screenshots),
+	// sent as image contents after the text.
+	Images []scrapers.Image `json:"-"`
 }
 
 // CutItem is one item cut to fit a page: its index in the result, its size
@@ -114,6 +117,11 @@ func (h *Host) page(ctx context.Context, c caller, plugin, tool string, out scra
 	}
 	if p.Items == nil {
 		p.Items = []json.RawMessage{}
+	}
+	for _, im := range out.Images {
+		if im.Item >= offset && im.Item < end {
+			p.Images = append(p.Images, im)
+		}
 	}
 	return p, nil
 }

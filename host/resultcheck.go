@@ -46,10 +46,15 @@ func (h *Host) conforms(plugin, tool string, res *mcp.CallToolResult) error {
 			return fmt.Errorf("structuredContent does not encode: %v", err)
 		}
 		raw = b
-	} else if len(res.Content) == 1 {
+	} else if len(res.Content) >= 1 {
 		tc, ok := res.Content[0].(*mcp.TextContent)
 		if !ok {
-			return fmt.Errorf("a text-only result's content is not text")
+			return fmt.Errorf("a text-only result's first content is not text")
+		}
+		for _, c := range res.Content[1:] {
+			if _, ok := c.(*mcp.ImageContent); !ok {
+				return fmt.Errorf("a text-only result holds a second content that is no image")
+			}
 		}
 		raw = []byte(tc.Text)
 	} else {

@@ -96,7 +96,7 @@ func TestShippedListsPass(t *testing.T) {
 		t.Fatalf("across:\n%s", ps)
 	}
 	want := map[string][]string{
-		"google-search": {"search"}, "web-crawl": {"crawl"}, "youtube": {"scrape", "comments"},
+		"google-search": {"search"}, "web-crawl": {"crawl", "map"}, "youtube": {"scrape", "comments"},
 		"tiktok": {"scrape", "comments"}, "google-maps": {"scrape", "reviews"}, "amazon": {"scrape"},
 		"walmart": {"scrape", "reviews"}, "indeed": {"scrape"},
 	}

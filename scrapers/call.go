@@ -16,6 +16,7 @@ type Call struct {
 	reasons  []string
 	meta     map[string]any
 	failed   []Failed
+	images   []Image
 	progress func(message string, done, total int)
 }
 
@@ -38,6 +39,33 @@ func (c *Call) Add(item any) {
 		return
 	}
 	c.items = append(c.items, b)
+}
+
+// Image is a picture a tool returns beside its items: the host sends it as
+// an MCP image content, after the text, with the page of items that holds
+// its item (so get_result's pages carry theirs too).
+type Image struct {
+	// Item is the index of the item it shows (the order of Add).
+	Item     int    `json:"item"`
+	MIMEType string `json:"mime_type"` // image/png
+	Data     []byte `json:"data"`
+}
+
+// AddWithImage appends one item, as Add does, with a picture of it
+// (mimeType, data: a PNG screenshot). The item should say what the picture
+// is (its size, what was cut), since a client that reads only text never
+// sees it. An item that cannot be marshalled is dropped with its picture.
+func (c *Call) AddWithImage(item any, mimeType string, data []byte) {
+	b, err := json.Marshal(item)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err != nil {
+		c.partial = true
+		c.reasons = append(c.reasons, "an item could not be encoded: "+err.Error())
+		return
+	}
+	c.items = append(c.items, b)
+	c.images = append(c.images, Image{Item: len(c.items) - 1, MIMEType: mimeType, Data: data})
 }
 
 // Failed is the item recorded for a source (page, query, product) that failed
@@ -97,6 +125,8 @@ type Outcome struct {
 	Meta    map[string]any
 	// Failed are the sources recorded with Fail (they are among Items too).
 	Failed []Failed
+	// Images are the pictures added with AddWithImage, in item order.
+	Images []Image
 }
 
 // Snapshot returns a copy of what the call has gathered so far.
@@ -108,6 +138,7 @@ func (c *Call) Snapshot() Outcome {
 		Partial: c.partial,
 		Reasons: append([]string(nil), c.reasons...),
 		Failed:  append([]Failed(nil), c.failed...),
+		Images:  append([]Image(nil), c.images...),
 	}
 	if len(c.meta) > 0 {
 		o.Meta = make(map[string]any, len(c.meta))

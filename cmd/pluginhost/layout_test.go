@@ -40,7 +40,7 @@ func TestDependenciesPointOneWay(t *testing.T) {
 	}
 	site := func(p string) bool {
 		rest, ok := strings.CutPrefix(p, module+"/scrapers/")
-		return ok && !strings.Contains(rest, "/") && rest != "all" && rest != "jsonval" && rest != "scrapertest" && rest != "render" && rest != "document"
+		return ok && !strings.Contains(rest, "/") && rest != "all" && rest != "jsonval" && rest != "scrapertest" && rest != "render" && rest != "document" && rest != "sitemap" && rest != "robots"
 	}
 	for d := range deps(module + "/host") {
 		if d == module+"/scrapers/all" || site(d) {

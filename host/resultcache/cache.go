@@ -377,7 +377,7 @@ func (f *flight) end(runErr error, returned bool) {
 			var stored *Entry
 			ttl := c.o.TTL - c.o.Now().Sub(f.started)
 			if out := f.call.Snapshot(); Cacheable(out, runErr, cause) && ttl > 0 {
-				stored = &Entry{Items: out.Items, Meta: out.Meta, FetchedAt: f.started}
+				stored = &Entry{Items: out.Items, Meta: out.Meta, Images: out.Images, FetchedAt: f.started}
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 			var err error

@@ -8,10 +8,12 @@ import (
 )
 
 // Entry is a stored answer: the items of a whole run, its result-level
-// fields (results_provider, …) and when its run started fetching.
+// fields (results_provider, …), its pictures (screenshots) and when its run
+// started fetching.
 type Entry struct {
 	Items     []json.RawMessage `json:"items"`
 	Meta      map[string]any    `json:"meta,omitempty"`
+	Images    []scrapers.Image  `json:"images,omitempty"`
 	FetchedAt time.Time         `json:"fetched_at"`
 }
 
@@ -20,6 +22,9 @@ func (e *Entry) Size() int {
 	n := 64
 	for _, it := range e.Items {
 		n += len(it) + 24
+	}
+	for _, im := range e.Images {
+		n += len(im.Data)*4/3 + 64 // stored as base64
 	}
 	for k, v := range e.Meta {
 		b, _ := json.Marshal(v)
@@ -30,7 +35,7 @@ func (e *Entry) Size() int {
 
 // Outcome is the entry as a call's outcome.
 func (e *Entry) Outcome() scrapers.Outcome {
-	return scrapers.Outcome{Items: e.Items, Meta: e.Meta}
+	return scrapers.Outcome{Items: e.Items, Meta: e.Meta, Images: e.Images}
 }
 
 // Cacheable reports whether a run's end may be stored: it finished by

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/surfsense/pluginhost/scrapers"
 )
 
 // TTL is how long a stored result is kept.
@@ -29,6 +31,8 @@ type Stored struct {
 	Partial bool              `json:"partial"`
 	Reasons []string          `json:"reasons,omitempty"`
 	Meta    map[string]any    `json:"meta,omitempty"`
+	// Images are the result's pictures (screenshots), each naming its item.
+	Images []scrapers.Image `json:"images,omitempty"`
 }
 
 // Store keeps stored results. owner is the license hash.

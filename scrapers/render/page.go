@@ -36,6 +36,10 @@ type Page struct {
 	Refused  int           // of which the address guard refused
 	Bytes    int64         // bytes the browser received for it
 	Took     time.Duration // the whole render
+	// Screenshot is the page's picture when Options.Shot asked for one
+	// and it was taken; ShotErr says why not otherwise.
+	Screenshot *Screenshot
+	ShotErr    string
 }
 
 var (
@@ -139,7 +143,7 @@ type snapshot struct {
 }
 
 // renderOn renders pageURL in a new tab of b.
-func (r *Renderer) renderOn(ctx context.Context, b *browserProc, pageURL string) (*Page, error) {
+func (r *Renderer) renderOn(ctx context.Context, b *browserProc, pageURL string, opts Options) (*Page, error) {
 	began := time.Now()
 	budget := r.cfg.PageTimeout
 	if dl, ok := ctx.Deadline(); ok {
@@ -192,6 +196,13 @@ func (r *Renderer) renderOn(ctx context.Context, b *browserProc, pageURL string)
 	if err := r.lockDown(tctx, bcID, tabID, st); err != nil {
 		return fail(err)
 	}
+	var shot Shot
+	if opts.Shot != nil {
+		shot = opts.Shot.withDefaults()
+		if err := sizeWindow(tctx, shot); err != nil {
+			return fail(err)
+		}
+	}
 
 	nav, err := chromedp.Call(tctx, page.Navigate, page.NavigateParams{URL: pageURL})
 	if err != nil {
@@ -211,7 +222,11 @@ func (r *Renderer) renderOn(ctx context.Context, b *browserProc, pageURL string)
 	}
 
 	// Wait until the page is quiet, or its time is nearly up.
-	takeBy := began.Add(budget - min(budget/5, 2*time.Second))
+	reserve := min(budget/5, 2*time.Second)
+	if opts.Shot != nil {
+		reserve += min(budget/5, 3*time.Second) // the screenshot's own time
+	}
+	takeBy := began.Add(budget - reserve)
 	slow := false
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
@@ -283,6 +298,14 @@ func (r *Renderer) renderOn(ctx context.Context, b *browserProc, pageURL string)
 	}
 	if dialogs > 0 {
 		p.Notes = append(p.Notes, fmt.Sprintf("%d dialogs were dismissed", dialogs))
+	}
+	if opts.Shot != nil {
+		if p.Screenshot, err = capture(tctx, shot); err != nil {
+			if tctx.Err() != nil {
+				err = fmt.Errorf("the page's render time ran out before its screenshot was taken")
+			}
+			p.ShotErr = err.Error()
+		}
 	}
 	p.Took = time.Since(began)
 	return p, nil

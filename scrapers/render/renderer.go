@@ -187,6 +187,12 @@ func (r *Renderer) Close() {
 // Render renders one page. It waits for a free tab, under ctx. The page's
 // time is Config.PageTimeout, cut to leave a moment before ctx's deadline.
 func (r *Renderer) Render(ctx context.Context, pageURL string) (*Page, error) {
+	return r.RenderWith(ctx, pageURL, Options{})
+}
+
+// RenderWith renders one page as Render does, and takes what opts ask
+// beside its HTML (a screenshot).
+func (r *Renderer) RenderWith(ctx context.Context, pageURL string, opts Options) (*Page, error) {
 	if err := checkPageURL(pageURL); err != nil {
 		r.count(OutcomeRefused)
 		return nil, err
@@ -208,7 +214,7 @@ func (r *Renderer) Render(ctx context.Context, pageURL string) (*Page, error) {
 		if err != nil {
 			break
 		}
-		p, err = r.renderOn(ctx, b, pageURL)
+		p, err = r.renderOn(ctx, b, pageURL, opts)
 		if err == nil || ctx.Err() != nil || !errors.Is(err, errBrowserGone) {
 			break
 		}

@@ -32,11 +32,13 @@ type crawlArgs struct {
 	IncludeURLPatterns []string `json:"include_url_patterns,omitempty" jsonschema:"regular expressions: only links matching one are followed (at most 25)"`
 	ExcludeURLPatterns []string `json:"exclude_url_patterns,omitempty" jsonschema:"regular expressions: links matching one are never followed (at most 25)"`
 	Render             string   `json:"render,omitempty" jsonschema:"never: fetch only; always: render every page in a headless browser; auto: render a fetched page whose text is thin and whose scripts are heavy (default auto when the host has a browser, else never)"`
+	Screenshot         bool     `json:"screenshot,omitempty" jsonschema:"also return each web page as a PNG screenshot (an image content after the text; 1280 px wide, at most 8000 px high and 5 MB): the page is rendered in the browser (unless render is never); each item's screenshot field says what was taken, or why not (default false)"`
 
 	depth, pages, maxLen int
 	render               string // the resolved render mode
 	starts               []*url.URL
 	include, exclude     []*regexp.Regexp
+	shots                *shotBudget // with Screenshot: the call's screenshot bytes
 }
 
 func schema(s *jsonschema.Schema) {
@@ -53,6 +55,7 @@ func schema(s *jsonschema.Schema) {
 	scrapers.SetDefault(s, "max_crawl_depth", 0)
 	scrapers.SetDefault(s, "max_crawl_pages", DefaultMaxPages)
 	scrapers.SetDefault(s, "max_length", DefaultMaxLength)
+	scrapers.SetDefault(s, "screenshot", false)
 	if p := s.Properties["render"]; p != nil {
 		p.Enum = []any{RenderNever, RenderAlways, RenderAuto}
 	}
@@ -103,6 +106,7 @@ func (a *crawlArgs) check(allowPrivate bool) error {
 	if a.exclude, err = compile("exclude_url_patterns", a.ExcludeURLPatterns); err != nil {
 		return err
 	}
+	a.shots = &shotBudget{}
 	return nil
 }
 

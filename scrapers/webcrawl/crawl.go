@@ -71,7 +71,6 @@ type Settings struct {
 	// Renderer renders pages in a browser (RENDERER_URL, CHROMIUM_BIN);
 	// nil: the render argument is never.
 	Renderer *render.Renderer
-
 	// Documents bound PDFs, CSV, feeds and other files (document.go).
 	Documents DocumentSettings
 }
@@ -173,6 +172,7 @@ func NewWithSettings(s Settings) scrapers.Plugin {
 		s.Robots = robots.New(rc)
 		cr.s.Robots = s.Robots
 	}
+	cr.robots = s.Robots
 	return scrapers.Plugin{
 		ID:   ID,
 		Name: "Web Crawl",
@@ -182,8 +182,9 @@ func NewWithSettings(s Settings) scrapers.Plugin {
 				"include_url_patterns and exclude_url_patterns (regular expressions) choose which links are followed. "+
 				"A page that fails is reported with its error; the others are still returned. "+
 				"A page cut at a limit (max_length, page size, elements, nesting, text, links) lists what was cut in truncated. "+
-				"render (never, always, auto) renders pages that need JavaScript in a headless browser; each page says whether it was rendered.",
-			schema, cr.crawl).WithItems(scrapers.ItemSchema[Page]())},
+				"render (never, always, auto) renders pages that need JavaScript in a headless browser; each page says whether it was rendered. "+
+				"screenshot: true also returns each web page as a PNG screenshot (an image content after the text, 1280 px wide), its item saying what was taken or why not.",
+			schema, cr.crawl).WithItems(scrapers.ItemSchema[Page]()), mapTool(cr)},
 		Vars:   pluginVars,
 		Status: rendererStatus(s.Renderer),
 	}
@@ -193,6 +194,7 @@ type crawler struct {
 	s          Settings
 	client     *http.Client
 	extracting gate
+	robots     *robots.Checker
 }
 
 type job struct {
@@ -342,7 +344,7 @@ func (cr *crawler) visit(ctx context.Context, call *scrapers.Call, args crawlArg
 		return nil, nil
 	}
 	defer hold.Release()
-	f, ri, err := cr.obtain(scrapers.WithPageHold(ctx, hold), args.render, j.u)
+	f, ri, err := cr.obtain(scrapers.WithPageHold(ctx, hold), &args, j.u)
 	lease.Release(cr.s.PerHostDelay)
 	if err != nil {
 		if errors.Is(err, netguard.ErrForbiddenAddress) {
@@ -411,7 +413,7 @@ func (cr *crawler) visit(ctx context.Context, call *scrapers.Call, args crawlArg
 	if f.cut {
 		page.Truncated = append([]string{cutPageBytes(cr.s.MaxPageBytes)}, page.Truncated...)
 	}
-	call.Add(page)
+	args.addPage(call, page, ri) // with its screenshot (screenshot.go)
 	if j.depth >= args.depth {
 		return nil, f.final
 	}

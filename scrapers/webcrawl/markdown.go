@@ -35,6 +35,8 @@ type Page struct {
 	// CrawlNotes say what the site's robots.txt asked of the crawler that
 	// it did not fully honour (a Crawl-delay over the bound).
 	CrawlNotes []string `json:"crawl_notes,omitempty" jsonschema:"what the site's robots.txt asked that the crawler bounded (a Crawl-delay over 10 s); absent when nothing"`
+	// Screenshot is set when the call asked for screenshots (screenshot.go).
+	Screenshot *ScreenshotInfo `json:"screenshot,omitempty" jsonschema:"with screenshot: true, the page's screenshot (an image content of the result) or why there is none"`
 
 	// Document describes a file that is not a web page (document.go).
 	Document *DocumentInfo `json:"document,omitempty" jsonschema:"for a file that is not a web page (a PDF, CSV, JSON, feed, Markdown or text file): its kind, a PDF's page count, and notes"`

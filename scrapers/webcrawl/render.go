@@ -60,14 +60,19 @@ func (a *crawlArgs) renderMode(haveRenderer bool) (string, error) {
 type renderInfo struct {
 	rendered bool
 	notes    []string
+	shot     *render.Screenshot // with screenshot: true, when one was taken
+	shotWhy  string             // else why not, when known
 }
 
 // obtain gets one page's HTML as the render mode says: fetched, rendered,
-// or fetched and then rendered when the fetched page needs a browser. A
-// failed render in auto keeps the fetched page, and says so.
-func (cr *crawler) obtain(ctx context.Context, mode string, u *url.URL) (*fetched, renderInfo, error) {
+// or fetched and then rendered when the fetched page needs a browser (or a
+// screenshot was asked for). A failed render in auto keeps the fetched
+// page, and says so.
+func (cr *crawler) obtain(ctx context.Context, args *crawlArgs, u *url.URL) (*fetched, renderInfo, error) {
+	mode, opts := args.render, args.shotOptions()
+	noShot := args.noShotWhy(cr.s.Renderer != nil)
 	if mode == RenderAlways {
-		f, ri, err := cr.rendered(ctx, u)
+		f, ri, err := cr.rendered(ctx, u, opts)
 		if err == nil {
 			ri.notes = append([]string{"rendered in the browser (render: always)"}, ri.notes...)
 		}
@@ -75,18 +80,22 @@ func (cr *crawler) obtain(ctx context.Context, mode string, u *url.URL) (*fetche
 	}
 	f, err := cr.fetch(ctx, u)
 	if err != nil || mode != RenderAuto || cr.s.Renderer == nil || f.status >= 400 || !isHTML(f.header) {
-		return f, renderInfo{}, err
+		return f, renderInfo{shotWhy: noShot}, err
 	}
 	why, need := needsRendering(f.body)
-	if !need {
-		return f, renderInfo{}, nil
+	if !need && opts.Shot != nil {
+		why, need = "a screenshot was asked for", true
 	}
-	rf, ri, rerr := cr.rendered(ctx, u)
+	if !need {
+		return f, renderInfo{shotWhy: noShot}, nil
+	}
+	rf, ri, rerr := cr.rendered(ctx, u, opts)
 	if rerr != nil {
 		if ctx.Err() != nil {
 			return nil, renderInfo{}, ctx.Err()
 		}
-		return f, renderInfo{notes: []string{fmt.Sprintf("%s, so it was rendered in the browser, which failed: %v; this is the page as fetched", why, rerr)}}, nil
+		return f, renderInfo{notes: []string{fmt.Sprintf("%s, so it was rendered in the browser, which failed: %v; this is the page as fetched", why, rerr)},
+			shotWhy: "no screenshot: the render failed (render_notes says why)"}, nil
 	}
 	ri.notes = append([]string{why + ", so it was rendered in the browser"}, ri.notes...)
 	return rf, ri, nil
@@ -94,8 +103,8 @@ func (cr *crawler) obtain(ctx context.Context, mode string, u *url.URL) (*fetche
 
 // rendered renders u and gives it the shape of a fetched page, so that it
 // goes through the same extraction, bounds and paging.
-func (cr *crawler) rendered(ctx context.Context, u *url.URL) (*fetched, renderInfo, error) {
-	p, err := cr.s.Renderer.Render(ctx, u.String())
+func (cr *crawler) rendered(ctx context.Context, u *url.URL, opts render.Options) (*fetched, renderInfo, error) {
+	p, err := cr.s.Renderer.RenderWith(ctx, u.String(), opts)
 	if err != nil {
 		if errors.Is(err, render.ErrRefused) {
 			return nil, renderInfo{}, fmt.Errorf("refused: %w", err)
@@ -112,7 +121,11 @@ func (cr *crawler) rendered(ctx context.Context, u *url.URL) (*fetched, renderIn
 	}
 	f := &fetched{status: status, final: final, header: http.Header{"Content-Type": {"text/html; charset=utf-8"}},
 		body: []byte(p.HTML), cut: p.Truncated}
-	return f, renderInfo{rendered: true, notes: p.Notes}, nil
+	ri := renderInfo{rendered: true, notes: p.Notes, shot: p.Screenshot}
+	if p.ShotErr != "" {
+		ri.shotWhy = "no screenshot: " + p.ShotErr
+	}
+	return f, ri, nil
 }
 
 func isHTML(h http.Header) bool {
