@@ -102,7 +102,8 @@ func TestPDFBrokenWordsAreJoined(t *testing.T) {
 }
 
 func TestKeepHyphen(t *testing.T) {
-	v := vocabulary{"compile": 1, "run-time": 1, "run": 1, "time": 1, "mixed": 2, "mode": 1, "us": 3, "over": 1, "ing": 1, "well": 1, "known": 1}
+	v := vocabulary{"compile": 1, "run-time": 1, "run": 1, "time": 1, "mixed": 2, "mode": 1, "us": 3, "over": 1, "ing": 1, "well": 1, "known": 1,
+		"headquarters": 1, "head": 2, "quarters": 1, "co-author": 1, "author": 1}
 	for _, c := range []struct {
 		head, next string
 		keep       bool
@@ -111,6 +112,8 @@ func TestKeepHyphen(t *testing.T) {
 		{"us-", "ing dense", false},         // "us" is a word, "ing" is not
 		{"com-", "pile quickly", false},     // rule 3: "compile" is in the document
 		{"run-", "time is short", true},     // rule 3: "run-time" is
+		{"head-", "quarters", false},        // rule 3, though both are words
+		{"co-", "author", true},             // rule 3, though "co" is not a word
 		{"mixed-", "mode code", true},       // rule 4: two words of the document
 		{"well-", "known", true},            // rule 4
 		{"over-", "ing", false},             // rule 4 refused: a prefix, an ending
