@@ -59,7 +59,7 @@ func layout(pages []pageLines) laidOut {
 	// rotated, not a few letters, not a list of authors), when it is set
 	// larger than the body; else the first top-level heading of the first
 	// two pages (a cover's running text is often set smaller), else the
-	// first heading.
+	// first heading (of four letters or more, not a list of authors).
 	var first, top, largest string
 	largestSize := body * 1.15
 	for pi, p := range pages {
@@ -69,13 +69,14 @@ func layout(pages []pageLines) laidOut {
 		for _, bl := range blocks(arrange(p.lines), body, levels) {
 			if bl.kind == heading || p.number == 1 && bl.kind == paragraph {
 				text := strings.Join(strings.Fields(strings.Join(mendLines(lineTexts(bl.lines), words), " ")), " ")
-				if bl.kind == heading && first == "" {
+				like := titleLike(bl, text)
+				if bl.kind == heading && first == "" && like {
 					first = text
 				}
-				if bl.kind == heading && top == "" && bl.level == 1 && p.number <= 2 {
+				if bl.kind == heading && top == "" && bl.level == 1 && p.number <= 2 && like {
 					top = text
 				}
-				if p.number == 1 && titleLike(bl, text) && bl.lines[0].size > largestSize {
+				if p.number == 1 && like && bl.lines[0].size > largestSize {
 					largest, largestSize = text, bl.lines[0].size
 				}
 			}
