@@ -12,15 +12,17 @@ import (
 )
 
 // Layout turns a PDF's lines into Markdown blocks. The lines come in
-// PDFium's text order, which follows the content: a column's lines before
-// the next column's, so a two-column paper reads column by column. Lines are
-// grouped into blocks where they follow each other closely at one type size;
-// a block is a heading when its type is clearly larger than the body's (the
-// most used size) or a short line wholly bold; a list item when it starts
-// with a bullet or a number; a table when several lines in a row split into
-// the same columns (wide gaps at the same places); else a paragraph, whose
-// lines are kept as lines (CommonMark reads them as one paragraph) so that
-// words are split where the PDF splits them.
+// PDFium's text order, which follows the content; arrange (arrange.go)
+// joins the pieces of a line cut at superscripts, reads a page with column
+// gutters column by column and puts rotated text (a margin stamp) after the
+// page's text. Lines are grouped into blocks where they follow each other
+// closely at one type size; a block is a heading when its type is clearly
+// larger than the body's (the most used size) or a short line wholly bold,
+// unless it is a list of authors; a list item when it starts with a bullet
+// or a number; a table when several lines in a row split into the same
+// columns (wide gaps at the same places); else a paragraph, whose lines are
+// kept as lines (CommonMark reads them as one paragraph), but for a word
+// broken at a line's end, which is written whole (hyphen.go).
 
 type laidOut struct {
 	markdown string

@@ -21,9 +21,10 @@ import (
 const maxPDFLinks = 1000
 
 // convertPDF reads a PDF's text layer page by page (PDFium's text order,
-// which follows the document's own reading order and keeps a column's lines
-// together), with each line's place and type size, then lays the lines out
-// as Markdown (layout.go). It stops reading pages once it holds more text
+// which follows the document's content and keeps a column's lines
+// together), with each line's place, extent and type size, then puts each
+// page's lines in reading order (arrange.go) and lays them out as Markdown
+// (layout.go). It stops reading pages once it holds more text
 // than max_length keeps, or at MaxPages.
 func convertPDF(ctx context.Context, body []byte, o Options) (*Document, error) {
 	e, err := getEngine()
