@@ -113,7 +113,10 @@ func titleLike(bl block, text string) bool {
 // "Ada Lovelace1, Charles Babbage2 and Alan Turing"), or a piece of one
 // (", Barlas Oguz"): it is not a heading. Names are two to four words that
 // start in capitals (initials too: "Mohammad R. Haghighat"); a list has
-// two or more, or marks of affiliation (∗ † ‡ § ¶ # digits) on its names.
+// marks of affiliation (∗ † ‡ § ¶ # digits) on its names, or two names
+// parted by a comma, or three or more ("Machine Learning and Deep
+// Learning" stays a heading; so, the price, does "Ada Lovelace and
+// Charles Babbage").
 func authorList(text string) bool {
 	t := strings.TrimSpace(text)
 	if strings.HasPrefix(t, ",") || strings.HasPrefix(t, ";") {
@@ -142,7 +145,7 @@ func authorList(text string) bool {
 		}
 		names++
 	}
-	return names >= 2 || names == 1 && marked
+	return marked && names >= 1 || names >= 3 || names == 2 && strings.ContainsAny(t, ",;")
 }
 
 var authorSep = regexp.MustCompile(`\s*(,|;|\band\b|&)\s*`)

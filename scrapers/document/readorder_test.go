@@ -141,7 +141,10 @@ func TestAuthorList(t *testing.T) {
 		"Trace-based Just-in-Time Type Specialization":                    false,
 		"Row and Column Access Control Support in IBM DB2":                false,
 		"Results on Natural Questions and TriviaQA":                       false,
-		"Question Answering, Passage Retrieval and Reading Comprehension": true, // the price: names alike in form
+		"Ada Lovelace, Charles Babbage":                                   true,
+		"Machine Learning and Deep Learning":                              false,
+		"Ada Lovelace and Charles Babbage":                                false, // the price of the line above
+		"Question Answering, Passage Retrieval and Reading Comprehension": true,  // and of these: names alike in form
 	} {
 		if got := authorList(text); got != want {
 			t.Errorf("authorList(%q) = %v, want %v", text, got, want)
