@@ -18,6 +18,9 @@ import (
 //     (it says which version of a paper this is) but never read into a
 //     sentence, never a heading, never the title.
 func arrange(lines []textLine) []textLine {
+	if len(lines) > 0 && lines[0].sideways {
+		return lines
+	}
 	lines = joinRowPieces(lines)
 	out := make([]textLine, 0, len(lines))
 	var rotated []textLine

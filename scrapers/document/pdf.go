@@ -233,6 +233,7 @@ type textLine struct {
 	top, bottom float64  // the first character's loose box, in points (y grows upwards)
 	left, right float64  // from the first character's loose box to the last's, either way (right to left too)
 	rotated     bool     // set along another direction than left to right (a margin stamp read upwards)
+	sideways    bool     // on a page whose text is mostly rotated (sideways): its place is not a reading order's
 	softBreak   bool     // it ends in a hyphen that PDFium found at a line's end, the word going on in the next line
 	size        float64  // type size in points (0: unknown)
 	cells       []string // the line split at wide gaps, for a line of a table (markCells)
@@ -310,12 +311,35 @@ func readPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, index int, links
 	}
 	emit(start, len(runes), false)
 	if placed {
+		sideways(pl.lines)
 		markBold(inst, tp.TextPage, pl.lines, spans)
 		markCells(inst, tp.TextPage, pl.lines, spans, runes)
 		markDingbats(inst, tp.TextPage, pl.lines, spans, runes)
 	}
 	pageLinks(inst, tp.TextPage, links)
 	return pl, nil
+}
+
+// sideways clears the rotated mark of a page's lines when rotated lines
+// hold most of its text: a page set sideways (a landscape table in a
+// portrait report), whose text is the page's own, not a stamp in its
+// margin; such a page is laid out in PDFium's order, as before.
+func sideways(lines []textLine) {
+	rotated, all := 0, 0
+	for _, l := range lines {
+		n := utf8.RuneCountInString(l.text)
+		all += n
+		if l.rotated {
+			rotated += n
+		}
+	}
+	if rotated*2 <= all {
+		return
+	}
+	for i := range lines {
+		lines[i].rotated = false
+		lines[i].sideways = true
+	}
 }
 
 // lineEndHyphen says whether runes[i] is PDFium's mark for a hyphen it

@@ -200,3 +200,19 @@ func TestPDFThreeColumnsReadInOrder(t *testing.T) {
 		t.Errorf("a form's rows were read as columns:\n%s", d.Markdown)
 	}
 }
+
+// A page set sideways (all its text rotated) is the page's text, not a
+// stamp: its lines make paragraphs and its largest line is the title.
+func TestPDFSidewaysPageIsText(t *testing.T) {
+	texts := []pdftest.Text{{X: 100, Y: 72, Size: 16, Rotate: 90, S: "Rates by Region"}}
+	for i, l := range []string{"Rates rose in the north this year,", "and fell in the south by a little."} {
+		texts = append(texts, pdftest.Text{X: 130 + float64(i)*13, Y: 72, Size: 10, Rotate: 90, S: l})
+	}
+	d, err := convertPDFTest(t, pdftest.PDF([]pdftest.Page{{Texts: texts}}, pdftest.Options{}), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Title != "Rates by Region" || !strings.Contains(d.Markdown, "Rates rose in the north this year,\nand fell in the south by a little.") {
+		t.Errorf("a sideways page: title %q\n%s", d.Title, d.Markdown)
+	}
+}
