@@ -34,6 +34,11 @@ func arrange(lines []textLine) []textLine {
 	return append(readingOrder(out), rotated...)
 }
 
+// maxRowPieces is the length in bytes past which joinRowPieces joins no
+// more pieces to a line: a row of thousands of pieces is no line cut at
+// its superscripts, and joining it would copy it once a piece.
+const maxRowPieces = 2000
+
 // joinRowPieces joins a line to the one before it when it goes on along
 // the same row: its box overlaps the other's height by half or more, and
 // it starts where the other ends, within an em. A line split into table
@@ -41,7 +46,7 @@ func arrange(lines []textLine) []textLine {
 func joinRowPieces(lines []textLine) []textLine {
 	out := make([]textLine, 0, len(lines))
 	for _, l := range lines {
-		if n := len(out); n > 0 && sameRow(out[n-1], l) {
+		if n := len(out); n > 0 && len(out[n-1].text) < maxRowPieces && sameRow(out[n-1], l) {
 			a := &out[n-1]
 			sep := " "
 			if l.left-a.right < 0.1*max(a.size, l.size, 1) || startsWithPunct(l.text) {

@@ -137,20 +137,30 @@ func lastWord(s string) string {
 
 // mendLines joins each line that ends in a broken word to the next one, the
 // hyphen kept or dropped by keepHyphen; the other lines stay as they are.
+// Linear in the text, however many lines in a row end in a hyphen.
 func mendLines(lines []string, v vocabulary) []string {
 	out := make([]string, 0, len(lines))
-	for _, l := range lines {
-		if n := len(out); n > 0 && brokenEnd(out[n-1]) && l != "" {
+	var buf []byte // the line being joined
+	last := ""     // the last line joined to it, as it ends buf
+	for i, l := range lines {
+		if i > 0 && l != "" && brokenEnd(last) {
 			if first, _ := utf8.DecodeRuneInString(l); unicode.IsLetter(first) || unicode.IsDigit(first) {
-				prev := out[n-1]
-				if !v.keepHyphen(lastWord(prev), l) {
-					prev = prev[:len(prev)-1]
+				if !v.keepHyphen(lastWord(last), l) {
+					buf = buf[:len(buf)-1]
 				}
-				out[n-1] = prev + l
+				buf = append(buf, l...)
+				last = l
 				continue
 			}
 		}
-		out = append(out, l)
+		if i > 0 {
+			out = append(out, string(buf))
+		}
+		buf = append(buf[:0], l...)
+		last = l
+	}
+	if len(lines) > 0 {
+		out = append(out, string(buf))
 	}
 	return out
 }

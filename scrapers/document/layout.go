@@ -122,7 +122,10 @@ func authorList(text string) bool {
 	if strings.HasPrefix(t, ",") || strings.HasPrefix(t, ";") {
 		return true
 	}
-	parts := authorSep.Split(t, -1)
+	var parts []string
+	for _, p := range strings.FieldsFunc(t, func(r rune) bool { return r == ',' || r == ';' || r == '&' }) {
+		parts = append(parts, strings.Split(p, " and ")...)
+	}
 	names, marked := 0, false
 	for _, p := range parts {
 		p = strings.TrimSpace(p)
@@ -147,8 +150,6 @@ func authorList(text string) bool {
 	}
 	return marked && names >= 1 || names >= 3 || names == 2 && strings.ContainsAny(t, ",;")
 }
-
-var authorSep = regexp.MustCompile(`\s*(,|;|\band\b|&)\s*`)
 
 func isAffiliationMark(r rune) bool {
 	return strings.ContainsRune("∗*†‡§¶#$+⋆♠♣♥♦♮", r) || unicode.IsDigit(r) || unicode.Is(unicode.No, r) || r == ','
