@@ -109,10 +109,15 @@ func startsWithPunct(s string) bool {
 //     in order from the top.
 //
 // A page without a gutter, or with a line whose place is unknown, keeps
-// PDFium's order. Work is linear in the lines, with the page's width
-// sampled at no more than maxGutterBins points.
+// PDFium's order. Work is linear in the lines (but for sorting them), with
+// the page's width sampled at no more than maxGutterBins points and at
+// most maxGutterTries strips tried.
 
 const maxGutterBins = 2048
+
+// maxGutterTries is how many strips of a page are tried as gutters, each
+// against all its lines.
+const maxGutterTries = 32
 
 func readingOrder(lines []textLine) []textLine {
 	if len(lines) < 8 {
@@ -245,8 +250,8 @@ func findGutters(lines []textLine, minL, width, em float64) [][2]float64 {
 	}
 	maxCross := max(2, len(lines)/20)
 	var gutters [][2]float64
-	run := 0
-	for b, c := 0, 0; b < nb; b++ {
+	run, tried := 0, 0
+	for b, c := 0, 0; b < nb && tried < maxGutterTries; b++ {
 		c += cover[b]
 		if c <= maxCross {
 			run++
@@ -254,8 +259,11 @@ func findGutters(lines []textLine, minL, width, em float64) [][2]float64 {
 		}
 		if run > 0 && b-run > 0 {
 			left, right := minL+float64(b-run)*scale, minL+float64(b)*scale
-			if right-left >= max(0.8*em, 4) && besideText(lines, left, right, em) {
-				gutters = append(gutters, [2]float64{left, right})
+			if right-left >= max(0.8*em, 4) {
+				tried++
+				if besideText(lines, left, right, em) {
+					gutters = append(gutters, [2]float64{left, right})
+				}
 			}
 		}
 		run = 0
