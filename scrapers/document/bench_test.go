@@ -125,3 +125,33 @@ func BenchmarkPDFMemory(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLayout lays out pages without the engine: a page of three
+// columns of running text (600 lines), and a hostile one of 20,000 short
+// lines strewn over a page 100,000 points wide (many candidate gutters);
+// the work per page stays linear in its lines but for sorting.
+//
+//	go test ./scrapers/document -run '^$' -bench Layout
+func BenchmarkLayout(b *testing.B) {
+	columns := pageLines{number: 1}
+	for c := 0; c < 3; c++ {
+		for i := 0; i < 200; i++ {
+			top := 760 - float64(i%60)*12
+			columns.lines = append(columns.lines, textLine{text: "a line of running text in a column of the page, ef-", left: 40 + float64(c)*180, right: 200 + float64(c)*180,
+				top: top, bottom: top - 10, size: 10, placed: true})
+		}
+	}
+	strewn := pageLines{number: 1}
+	for i := 0; i < 20000; i++ {
+		x := float64((i * 7919) % 100000)
+		top := float64((i * 104729) % 5000)
+		strewn.lines = append(strewn.lines, textLine{text: "word, Name Name", left: x, right: x + 30, top: top, bottom: top - 8, size: 8, placed: true})
+	}
+	for name, p := range map[string]pageLines{"three-columns": columns, "strewn-20000": strewn} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				layout([]pageLines{p})
+			}
+		})
+	}
+}

@@ -79,7 +79,7 @@ func (o Options) withDefaults() Options {
 // Document is one converted file.
 type Document struct {
 	Kind   Kind
-	Title  string // the document's own title (a PDF's info Title when it is a real title, else its first heading; a feed's title)
+	Title  string // the document's own title (a PDF's info Title when it is a real title, else the largest text of its first page, else its first heading; a feed's title)
 	Author string // a PDF's info Author
 	// Description is the document's own summary: a PDF's info Subject, a
 	// feed's description.

@@ -1,9 +1,13 @@
 package document
 
 import (
+	"bytes"
 	"context"
+	"math"
+	"strings"
 	"testing"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/surfsense/pluginhost/scrapers/document/pdftest"
@@ -42,6 +46,7 @@ func FuzzConvertPDF(f *testing.F) {
 	f.Add(pdftest.PDF([]pdftest.Page{{Shapes: true}}, pdftest.Options{}))
 	f.Add(pdftest.PDF([]pdftest.Page{{Texts: pdftest.Lines(72, 700, 11, "locked")}}, pdftest.Options{Encrypt: true, OwnerPassword: "o"}))
 	f.Add(samplePaper())
+	f.Add(arxivPaper())
 	f.Add(xrefLoop(small))
 	f.Add([]byte("%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n"))
 	o := Options{MaxPages: 5, MaxLength: 2000}.withDefaults()
@@ -71,4 +76,56 @@ func FuzzConvertText(f *testing.F) {
 		d, err := Convert(context.Background(), kinds[int(k)%len(kinds)], body, o)
 		checkBounded(t, d, err, o)
 	})
+}
+
+// FuzzLayout: lines of any text at any place and size (NaN and infinite
+// ones too), rotated or cut at a hyphen, lay out without a panic, in
+// valid UTF-8, keeping every line's letters (reading order, joined row
+// pieces and broken words move them, never drop them).
+func FuzzLayout(f *testing.F) {
+	f.Add([]byte("\x00\x10\x60\xf0\x0aef-\x01\x10\x60\xe8\x0aficient text\x00\x90\xf0\xf0\x0a, Barlas Oguz\x04\x10\x20\x10\x14arXiv:1\xff\x00\x00\x00\x00x"))
+	f.Add(bytes.Repeat([]byte("\x00\x10\x60\xf0\x09a line of running text -\x00\x80\xd0\xf0\x09second column text here\n"), 12))
+	vals := []float64{math.NaN(), math.Inf(1), math.Inf(-1), -1, 0}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var page pageLines
+		page.number = 1
+		for len(data) >= 5 && len(page.lines) < 400 {
+			flags, l, r, top, size := data[0], float64(data[1])*3, float64(data[2])*3, float64(data[3])*3, float64(data[4]%40)
+			data = data[5:]
+			end := bytes.IndexByte(data, '\n')
+			if end < 0 {
+				end = len(data)
+			}
+			text := strings.ToValidUTF8(string(data[:end]), "?")
+			data = data[min(end+1, len(data)):]
+			ln := textLine{text: text, left: l, right: r, top: top, bottom: top - size, size: size, placed: flags&1 == 0,
+				rotated: flags&4 != 0, softBreak: flags&8 != 0, bold: flags&16 != 0, weighed: flags&16 != 0}
+			if flags&2 != 0 {
+				ln.left = vals[int(flags>>5)%len(vals)]
+			}
+			page.lines = append(page.lines, ln)
+		}
+		lay := layout([]pageLines{page})
+		if !utf8.ValidString(lay.markdown) || !utf8.ValidString(lay.title) {
+			t.Fatalf("invalid UTF-8")
+		}
+		want, got := letters(page.lines), letters([]textLine{{text: lay.markdown}})
+		for r, n := range want {
+			if got[r] < n {
+				t.Fatalf("the letter %q: %d in the lines, %d laid out", r, n, got[r])
+			}
+		}
+	})
+}
+
+func letters(lines []textLine) map[rune]int {
+	m := map[rune]int{}
+	for _, l := range lines {
+		for _, r := range l.text {
+			if unicode.IsLetter(r) {
+				m[r]++
+			}
+		}
+	}
+	return m
 }

@@ -12,19 +12,21 @@ import (
 )
 
 // Layout turns a PDF's lines into Markdown blocks. The lines come in
-// PDFium's text order, which follows the content: a column's lines before
-// the next column's, so a two-column paper reads column by column. Lines are
-// grouped into blocks where they follow each other closely at one type size;
-// a block is a heading when its type is clearly larger than the body's (the
-// most used size) or a short line wholly bold; a list item when it starts
-// with a bullet or a number; a table when several lines in a row split into
-// the same columns (wide gaps at the same places); else a paragraph, whose
-// lines are kept as lines (CommonMark reads them as one paragraph) so that
-// words are split where the PDF splits them.
+// PDFium's text order, which follows the content; arrange (arrange.go)
+// joins the pieces of a line cut at superscripts, reads a page with column
+// gutters column by column and puts rotated text (a margin stamp) after the
+// page's text. Lines are grouped into blocks where they follow each other
+// closely at one type size; a block is a heading when its type is clearly
+// larger than the body's (the most used size) or a short line wholly bold,
+// unless it is a list of authors; a list item when it starts with a bullet
+// or a number; a table when several lines in a row split into the same
+// columns (wide gaps at the same places); else a paragraph, whose lines are
+// kept as lines (CommonMark reads them as one paragraph), but for a word
+// broken at a line's end, which is written whole (hyphen.go).
 
 type laidOut struct {
 	markdown string
-	title    string // the first heading, for documents without a usable info Title
+	title    string // the largest text of the first page, else the first heading: for documents without a usable info Title
 }
 
 type block struct {
@@ -52,32 +54,112 @@ var (
 func layout(pages []pageLines) laidOut {
 	body := bodySize(pages)
 	levels := headingLevels(pages, body)
+	words := newVocabulary(pages)
 	var out laidOut
 	var b strings.Builder
-	// The title a reader sees: the first top-level heading of the first two
-	// pages (a cover's running text is often set smaller), else the first
-	// heading.
-	var first, top string
+	// The title a reader sees: the largest text of the first page (not
+	// rotated, not a few letters, not a list of authors), when it is set
+	// larger than the body; else the first top-level heading of the first
+	// two pages (a cover's running text is often set smaller), else the
+	// first heading (of four letters or more, not a list of authors).
+	var first, top, largest string
+	largestSize := body * 1.15
 	for pi, p := range pages {
 		if pi > 0 || p.number > 1 {
 			fmt.Fprintf(&b, "<!-- page %d -->\n\n", p.number)
 		}
-		for _, bl := range blocks(p.lines, body, levels) {
-			if bl.kind == heading {
-				text := strings.Join(strings.Fields(joinText(bl.lines)), " ")
-				if first == "" {
+		for _, bl := range blocks(arrange(p.lines), body, levels) {
+			if bl.kind == heading || p.number == 1 && bl.kind == paragraph {
+				text := strings.Join(strings.Fields(strings.Join(mendLines(lineTexts(bl.lines), words), " ")), " ")
+				like := titleLike(bl, text)
+				if bl.kind == heading && first == "" && like {
 					first = text
 				}
-				if top == "" && bl.level == 1 && p.number <= 2 {
+				if bl.kind == heading && top == "" && bl.level == 1 && p.number <= 2 && like {
 					top = text
 				}
+				if p.number == 1 && like && bl.lines[0].size > largestSize {
+					largest, largestSize = text, bl.lines[0].size
+				}
 			}
-			writeBlock(&b, bl)
+			writeBlock(&b, bl, words)
 			b.WriteString("\n\n")
 		}
 	}
-	out.title = cmp.Or(top, first)
+	out.title = cmp.Or(largest, top, first)
 	out.markdown = strings.TrimRight(b.String(), "\n") + "\n"
+	return out
+}
+
+// titleLike says whether a block of the first page could be its title: set
+// horizontally, four letters or more, at most 300 characters, not a list
+// of authors.
+func titleLike(bl block, text string) bool {
+	first := bl.lines[0]
+	if !first.placed || first.rotated || utf8.RuneCountInString(text) > 300 || authorList(text) {
+		return false
+	}
+	letters := 0
+	for _, r := range text {
+		if unicode.IsLetter(r) {
+			letters++
+		}
+	}
+	return letters >= 4
+}
+
+// authorList says whether a block's text is a list of people's names, as
+// under a paper's title ("Andreas Gal∗+, Brendan Eich∗, Mike Shaver∗",
+// "Ada Lovelace1, Charles Babbage2 and Alan Turing"), or a piece of one
+// (", Barlas Oguz"): it is not a heading. Names are two to four words that
+// start in capitals (initials too: "Mohammad R. Haghighat"); a list has
+// marks of affiliation (∗ † ‡ § ¶ # digits) on its names, or two names
+// parted by a comma, or three or more ("Machine Learning and Deep
+// Learning" stays a heading; so, the price, does "Ada Lovelace and
+// Charles Babbage").
+func authorList(text string) bool {
+	t := strings.TrimSpace(text)
+	if strings.HasPrefix(t, ",") || strings.HasPrefix(t, ";") {
+		return true
+	}
+	var parts []string
+	for _, p := range strings.FieldsFunc(t, func(r rune) bool { return r == ',' || r == ';' || r == '&' }) {
+		parts = append(parts, strings.Split(p, " and ")...)
+	}
+	names, marked := 0, false
+	for _, p := range parts {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		if q := strings.TrimRightFunc(p, isAffiliationMark); q != p {
+			marked = true
+			p = strings.TrimSpace(q)
+		}
+		words := strings.Fields(p)
+		if len(words) < 2 || len(words) > 4 {
+			return false
+		}
+		for _, w := range words {
+			r, _ := utf8.DecodeRuneInString(w)
+			if !unicode.IsUpper(r) {
+				return false
+			}
+		}
+		names++
+	}
+	return marked && names >= 1 || names >= 3 || names == 2 && strings.ContainsAny(t, ",;")
+}
+
+func isAffiliationMark(r rune) bool {
+	return strings.ContainsRune("∗*†‡§¶#$+⋆♠♣♥♦♮", r) || unicode.IsDigit(r) || unicode.Is(unicode.No, r) || r == ','
+}
+
+func lineTexts(lines []textLine) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = l.text
+	}
 	return out
 }
 
@@ -86,7 +168,7 @@ func bodySize(pages []pageLines) float64 {
 	count := map[float64]int{}
 	for _, p := range pages {
 		for _, l := range p.lines {
-			if l.size > 0 {
+			if l.size > 0 && !l.rotated {
 				count[roundSize(l.size)] += utf8.RuneCountInString(l.text)
 			}
 		}
@@ -109,7 +191,7 @@ func headingLevels(pages []pageLines, body float64) map[float64]int {
 	uses := map[float64]int{}
 	for _, p := range pages {
 		for _, l := range p.lines {
-			if body > 0 && l.size >= body*1.15 && utf8.RuneCountInString(l.text) <= 150 {
+			if body > 0 && l.size >= body*1.15 && utf8.RuneCountInString(l.text) <= 150 && !l.rotated {
 				uses[roundSize(l.size)]++
 			}
 		}
@@ -142,7 +224,7 @@ func blocks(lines []textLine, body float64, levels map[float64]int) []block {
 			i += rows - 1
 			continue
 		}
-		if cur != nil && !sameBlock(cur.lines[len(cur.lines)-1], l) {
+		if cur != nil && (l.rotated || !sameBlock(cur.lines[len(cur.lines)-1], l)) {
 			cur = nil
 		}
 		startsItem := l.dingbat || bulletRe.MatchString(l.text) || numberedRe.MatchString(l.text) && (cur == nil || cur.kind == listItem)
@@ -209,7 +291,7 @@ func classify(bl *block, body float64, levels map[float64]int) {
 	first := bl.lines[0]
 	text := joinText(bl.lines)
 	n := utf8.RuneCountInString(text)
-	if len(bl.lines) > 3 || n > 200 || n < 2 || !first.placed || body <= 0 || !hasLetter(text) {
+	if len(bl.lines) > 3 || n > 200 || n < 2 || !first.placed || first.rotated || body <= 0 || !hasLetter(text) || authorList(text) {
 		return
 	}
 	if lvl, ok := levels[roundSize(first.size)]; ok && !bulletRe.MatchString(text) {
@@ -256,14 +338,20 @@ func joinText(lines []textLine) string {
 	return strings.Join(parts, " ")
 }
 
-func writeBlock(b *strings.Builder, bl block) {
+// writeBlock writes a block as Markdown; a word broken at a line's end is
+// written whole (mendLines).
+func writeBlock(b *strings.Builder, bl block, words vocabulary) {
+	var lines []string
+	if bl.kind != table {
+		lines = mendLines(lineTexts(bl.lines), words)
+	}
 	switch bl.kind {
 	case heading:
 		b.WriteString(strings.Repeat("#", bl.level))
 		b.WriteByte(' ')
-		b.WriteString(escapeInline(strings.Join(strings.Fields(joinText(bl.lines)), " ")))
+		b.WriteString(escapeInline(strings.Join(strings.Fields(strings.Join(lines, " ")), " ")))
 	case listItem:
-		first := bl.lines[0].text
+		first := lines[0]
 		if bulletRe.MatchString(first) || bl.lines[0].dingbat {
 			_, size := utf8.DecodeRuneInString(first)
 			b.WriteString("- ")
@@ -274,18 +362,18 @@ func writeBlock(b *strings.Builder, bl block) {
 			// words, and a reader would lose them.
 			b.WriteString(escapeLine(first))
 		}
-		for _, l := range bl.lines[1:] {
+		for _, l := range lines[1:] {
 			b.WriteString("\n  ")
-			b.WriteString(escapeLine(l.text))
+			b.WriteString(escapeLine(l))
 		}
 	case table:
 		writeTable(b, bl.columns)
 	default:
-		for i, l := range bl.lines {
+		for i, l := range lines {
 			if i > 0 {
 				b.WriteByte('\n')
 			}
-			b.WriteString(escapeLine(l.text))
+			b.WriteString(escapeLine(l))
 		}
 	}
 }

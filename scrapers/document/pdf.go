@@ -8,6 +8,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/klippa-app/go-pdfium"
@@ -20,9 +21,10 @@ import (
 const maxPDFLinks = 1000
 
 // convertPDF reads a PDF's text layer page by page (PDFium's text order,
-// which follows the document's own reading order and keeps a column's lines
-// together), with each line's place and type size, then lays the lines out
-// as Markdown (layout.go). It stops reading pages once it holds more text
+// which follows the document's content and keeps a column's lines
+// together), with each line's place, extent and type size, then puts each
+// page's lines in reading order (arrange.go) and lays them out as Markdown
+// (layout.go). It stops reading pages once it holds more text
 // than max_length keeps, or at MaxPages.
 func convertPDF(ctx context.Context, body []byte, o Options) (*Document, error) {
 	e, err := getEngine()
@@ -227,14 +229,18 @@ type pageLines struct {
 
 // textLine is one line of a page's text and where it sits.
 type textLine struct {
-	text              string
-	left, top, bottom float64  // the first character's loose box, in points (y grows upwards)
-	size              float64  // type size in points (0: unknown)
-	cells             []string // the line split at wide gaps, for a line of a table (markCells)
-	bold              bool     // weighed and bold
-	weighed           bool     // its weight was asked (markBold)
-	dingbat           bool     // it starts with a bullet drawn from a symbol font ("r " in Wingdings: markDingbats)
-	placed            bool     // the geometry is known
+	text        string
+	top, bottom float64  // the first character's loose box, in points (y grows upwards)
+	left, right float64  // from the first character's loose box to the last's, either way (right to left too)
+	rotated     bool     // set along another direction than left to right (a margin stamp read upwards)
+	sideways    bool     // on a page whose text is mostly rotated (sideways): its place is not a reading order's
+	softBreak   bool     // it ends in a hyphen that PDFium found at a line's end, the word going on in the next line
+	size        float64  // type size in points (0: unknown)
+	cells       []string // the line split at wide gaps, for a line of a table (markCells)
+	bold        bool     // weighed and bold
+	weighed     bool     // its weight was asked (markBold)
+	dingbat     bool     // it starts with a bullet drawn from a symbol font ("r " in Wingdings: markDingbats)
+	placed      bool     // the geometry is known
 }
 
 // readPage reads one page's text and, for each line, its place and type
@@ -263,8 +269,8 @@ func readPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, index int, links
 		return pl, err
 	}
 	start := 0
-	var spans [][2]int           // each line's first and last character
-	emit := func(from, to int) { // runes[from:to] is a line
+	var spans [][2]int                      // each line's first and last character
+	emit := func(from, to int, soft bool) { // runes[from:to] is a line
 		for from < to && isBlank(runes[from]) {
 			from++
 		}
@@ -275,26 +281,37 @@ func readPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, index int, links
 		if last < from {
 			return
 		}
-		ln := textLine{text: cleanLine(string(runes[from : last+1]))}
+		ln := textLine{text: cleanLine(string(runes[from : last+1])), softBreak: soft}
+		if soft { // the mark is blank to isBlank: the hyphen it stands for
+			ln.text += "-"
+		}
 		for _, r := range runes[from : last+1] {
 			if !isBlank(r) {
 				pl.chars++
 			}
 		}
 		if placed {
-			fillGeometry(inst, tp.TextPage, from, &ln)
+			fillGeometry(inst, tp.TextPage, from, last, &ln)
 		}
 		pl.lines = append(pl.lines, ln)
 		spans = append(spans, [2]int{from, last})
 	}
 	for i := 0; i < len(runes); i++ {
-		if runes[i] == '\n' || runes[i] == '\r' {
-			emit(start, i)
+		switch {
+		case runes[i] == '\n' || runes[i] == '\r':
+			emit(start, i, false)
+			start = i + 1
+		case lineEndHyphen(runes, i):
+			// PDFium joins a line that ends in a hyphen to the next one,
+			// the hyphen marked: split them again, so that each line has
+			// its own place and the layout decides on the hyphen.
+			emit(start, i+1, true)
 			start = i + 1
 		}
 	}
-	emit(start, len(runes))
+	emit(start, len(runes), false)
 	if placed {
+		sideways(pl.lines)
 		markBold(inst, tp.TextPage, pl.lines, spans)
 		markCells(inst, tp.TextPage, pl.lines, spans, runes)
 		markDingbats(inst, tp.TextPage, pl.lines, spans, runes)
@@ -303,9 +320,40 @@ func readPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, index int, links
 	return pl, nil
 }
 
-// fillGeometry places a line by its first character's loose box (the font's
-// ascent to descent, so that lines of one type size are boxes of one
-// height) and type size; a few engine calls a line, not one per character.
+// sideways clears the rotated mark of a page's lines when rotated lines
+// hold most of its text: a page set sideways (a landscape table in a
+// portrait report), whose text is the page's own, not a stamp in its
+// margin; such a page is laid out in PDFium's order, as before.
+func sideways(lines []textLine) {
+	rotated, all := 0, 0
+	for _, l := range lines {
+		n := utf8.RuneCountInString(l.text)
+		all += n
+		if l.rotated {
+			rotated += n
+		}
+	}
+	if rotated*2 <= all {
+		return
+	}
+	for i := range lines {
+		lines[i].rotated = false
+		lines[i].sideways = true
+	}
+}
+
+// lineEndHyphen says whether runes[i] is PDFium's mark for a hyphen it
+// found at a line's end and joined to the next line's word (U+FFFE in the
+// page's text, 2 asked character by character): after a letter, before a
+// letter or digit, as PDFium marks them. A U+FFFE elsewhere is a glyph
+// without Unicode.
+func lineEndHyphen(runes []rune, i int) bool {
+	if runes[i] != 0xfffe && runes[i] != 0x02 || i == 0 || i+1 >= len(runes) {
+		return false
+	}
+	return unicode.IsLetter(runes[i-1]) && (unicode.IsLetter(runes[i+1]) || unicode.IsDigit(runes[i+1]))
+}
+
 // textChunk is how many characters of a page are asked for at once.
 const textChunk = 512
 
@@ -344,7 +392,12 @@ func pageRunes(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, count int) (rune
 	return runes, true, nil
 }
 
-func fillGeometry(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, first int, ln *textLine) {
+// fillGeometry places a line by its first character's loose box (the font's
+// ascent to descent, so that lines of one type size are boxes of one
+// height) and its last character's, and its type size; a few engine calls
+// a line, not one per character. A line whose last character lies more
+// above or below its first than beside it is set rotated.
+func fillGeometry(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, first, last int, ln *textLine) {
 	box, err := inst.FPDFText_GetLooseCharBox(&requests.FPDFText_GetLooseCharBox{TextPage: tp, Index: first})
 	if err != nil {
 		return
@@ -352,6 +405,16 @@ func fillGeometry(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, first int, ln
 	r := box.Rect
 	ln.placed = true
 	ln.left, ln.top, ln.bottom = float64(min(r.Left, r.Right)), float64(max(r.Top, r.Bottom)), float64(min(r.Top, r.Bottom))
+	ln.right = float64(max(r.Left, r.Right))
+	if last > first {
+		if lb, err := inst.FPDFText_GetLooseCharBox(&requests.FPDFText_GetLooseCharBox{TextPage: tp, Index: last}); err == nil {
+			q := lb.Rect
+			ln.left, ln.right = min(ln.left, float64(min(q.Left, q.Right))), max(ln.right, float64(max(q.Left, q.Right)))
+			dx := float64(q.Left+q.Right-r.Left-r.Right) / 2
+			dy := float64(q.Top+q.Bottom-r.Top-r.Bottom) / 2
+			ln.rotated = math.Abs(dy) > math.Abs(dx) && math.Abs(dy) > ln.top-ln.bottom
+		}
+	}
 	fs, err := inst.FPDFText_GetFontSize(&requests.FPDFText_GetFontSize{TextPage: tp, Index: first})
 	if err != nil {
 		return

@@ -11,6 +11,7 @@ import (
 	"crypto/rc4"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -21,6 +22,19 @@ type Text struct {
 	Size float64 // default 11
 	Bold bool
 	S    string // Latin-1 characters
+	// Rotate turns the run counterclockwise by this many degrees about its
+	// start (90: reading upwards, as arXiv's margin stamp).
+	Rotate float64
+	// Parts follow S on the same line, each where the one before ends, at
+	// its own size and rise above the baseline (a superscript: "Ada
+	// Lovelace", then "1" raised, then ", Charles Babbage").
+	Parts []Part
+}
+
+// Part is a piece of a line of text set after the one before it.
+type Part struct {
+	S          string
+	Size, Rise float64 // default: the line's size; 0
 }
 
 // Page is one page's text, in the content stream's order; Shapes adds a
@@ -189,7 +203,20 @@ func PDF(pages []Page, o Options) []byte {
 			if t.Bold {
 				font = "F2"
 			}
-			fmt.Fprintf(&c, "BT /%s %g Tf %g %g Td (%s) Tj ET\n", font, size, t.X, t.Y, escapeString(latin1(t.S)))
+			if t.Rotate != 0 {
+				sin, cos := math.Sincos(t.Rotate * math.Pi / 180)
+				fmt.Fprintf(&c, "BT /%s %g Tf %.4f %.4f %.4f %.4f %g %g Tm (%s) Tj ET\n", font, size, cos, sin, -sin, cos, t.X, t.Y, escapeString(latin1(t.S)))
+				continue
+			}
+			fmt.Fprintf(&c, "BT /%s %g Tf %g %g Td (%s) Tj", font, size, t.X, t.Y, escapeString(latin1(t.S)))
+			for _, p := range t.Parts {
+				ps := p.Size
+				if ps == 0 {
+					ps = size
+				}
+				fmt.Fprintf(&c, " /%s %g Tf %g Ts (%s) Tj", font, ps, p.Rise, escapeString(latin1(p.S)))
+			}
+			c.WriteString(" ET\n")
 		}
 		w.obj(7+2*i, fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents %d 0 R >>", 8+2*i))
 		w.stream(8+2*i, c.Bytes(), "")
