@@ -38,6 +38,7 @@ func bench(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.Fleet.Calls, "fleet-calls", 96, "single-page crawls of the fleet measure: three replicas, alone and on one Redis, over five stand-in sites that count their pages in flight and rate (-1 skips)")
 	fs.IntVar(&o.Fleet.InFlight, "fleet-inflight", 48, "calls in flight of the fleet measure")
 	fs.DurationVar(&o.Fleet.Latency, "fleet-latency", 150*time.Millisecond, "each stand-in page's latency in the fleet measure")
+	hostBin := fs.String("host-bin", "", "the pluginhost binary the measures in a host process run (default: this one), e.g. an earlier build for a before/after")
 	latencies := fs.String("throughput-latencies", "300ms,1s", "the stand-in sites' page latencies, comma-separated")
 	inflight := fs.String("throughput-inflight", "8,64,256", "single-page calls held in flight, comma-separated")
 	fs.DurationVar(&o.Timeout, "timeout", 10*time.Minute, "the whole run's limit")
@@ -55,6 +56,9 @@ func bench(args []string, stdout, stderr io.Writer) int {
 	}
 	if self, err := os.Executable(); err == nil {
 		o.HostCommand = []string{self, "serve"}
+	}
+	if *hostBin != "" {
+		o.HostCommand = []string{*hostBin, "serve"}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

@@ -108,10 +108,17 @@ type redisLease struct {
 }
 
 // Release gives the slot back, after the pause when there is one (the
-// member's expiry is moved to then, so that it lapses by itself).
+// member's expiry is moved to then, so that it lapses by itself). The
+// Redis command runs apart: a page never waits on it.
 func (l *redisLease) Release(after time.Duration) {
 	l.once.Do(func() {
-		s := l.p.s
+		go l.release(after) // ends within Options.Timeout
+	})
+}
+
+func (l *redisLease) release(after time.Duration) {
+	s := l.p.s
+	{
 		if after <= 0 {
 			s.dropReg(l.r, true)
 			return
@@ -127,7 +134,7 @@ func (l *redisLease) Release(after time.Duration) {
 			s.pending = append(s.pending, removal{l.r.rkey, l.r.member})
 			s.regMu.Unlock()
 		}
-	})
+	}
 }
 
 // sleepCtx waits d or until ctx ends.
