@@ -135,7 +135,6 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 	if body0 == nil {
 		body0 = doc
 	}
-	p.Title = pageTitle(m, body0)
 	p.Byline = clean(m.author)
 	if p.Byline == "" {
 		p.Byline = findByline(body0)
@@ -146,6 +145,7 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 
 	content := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
 	kind := kindOf(m, pageURL)
+	p.Title = pageTitle(m, body0, kind, pageURL)
 	markCodeLanguages(body0)
 	chosen, note := chooseContent(body0, kind)
 	if note == noteWider || note == noteWhole && kind == kindArticle {
