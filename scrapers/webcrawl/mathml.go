@@ -487,19 +487,25 @@ func (a *attrs) mathAttrs() []mathAttr {
 	return out
 }
 
-// formulaStart handles a start tag that begins or stands for a formula,
-// and says whether it did: a <math> element or a MathJax 2 script is read
+// formulaStart handles a start tag that begins or stands for a formula
+// (void: it has no content, or is written self-closing), and says whether
+// it did: a <math> element or a MathJax 2 script is read
 // into s.math (unless hidden), MathJax 2's output is skipped, and
 // Wikipedia's fallback image is written as its TeX or skipped.
 func (s *scanner) formulaStart(name string, hidden, void bool) bool {
 	a := &s.a
 	switch {
-	case name == "math" && !hidden && !void:
+	case name == "math" && void: // <math/>: an empty formula, not one holding what follows
+		return true
+	case name == "math" && !hidden:
 		s.math = newMathCapture(name, a.mathAttrs())
-	case name == "script" && !hidden && !void:
+	case name == "script" && !hidden:
 		ok, display := texScript(a.typ)
 		if !ok {
 			return false
+		}
+		if void {
+			return true
 		}
 		s.math = newMathCapture(name, nil)
 		s.math.script, s.math.display = true, display

@@ -127,6 +127,7 @@ func TestFormulaEdges(t *testing.T) {
 		{"alttext in words is not TeX", `<p>Read <math alttext="x squared plus one"><msup><mi>x</mi><mn>2</mn></msup><mo>+</mo><mn>1</mn></math> here.</p>`, "Read x^2 + 1 here", "squared"},
 		{"a formula hidden from readers", `<p>Seen <span aria-hidden="true"><math alttext="y"><mi>y</mi></math></span>text.</p>`, "Seen text.", "$y$"},
 		{"a page's own private-use dollar", "<p>A  sign and <math alttext=\"z\"><mi>z</mi></math>.</p>", "A � sign and $z$.", "\\$"},
+		{"a self-closing formula holds nothing", `<p>Empty <math/> and then the text.</p>`, "Empty and then the text.", ""},
 		{"a formula never closed", `<p>Open <math alttext="a+b"><mi>a</mi>`, "Open $a+b$", ""},
 	} {
 		md := mathMarkdown(t, c.page)

@@ -342,7 +342,7 @@ func (s *scanner) start(z *html.Tokenizer, selfClosing bool) {
 		return
 	}
 	hidden := !s.keepHidden && (a.hidden && !(reactStreamed(name, a.id) && s.streamedKept()) || a.ariaHidden || hiddenStyle(a.style)) && !foldedPanel(a) && !wikiMathHidden(a.class)
-	if s.formulaStart(name, hidden, void) {
+	if s.formulaStart(name, hidden, void || selfClosing) {
 		return
 	}
 	if skipped[name] || hidden || name == "img" && pixel(a) {
