@@ -26,7 +26,7 @@ type Page struct {
 	Description string   `json:"description,omitempty" jsonschema:"the page's own summary (its description meta tags)"`
 	Language    *string  `json:"language" jsonschema:"the page's language tag (from its markup, else detected); null when unknown"`
 	Markdown    string   `json:"markdown" jsonschema:"the main content as GitHub-flavoured Markdown, at most max_length characters"`
-	Truncated   []string `json:"truncated,omitempty" jsonschema:"what was cut from this page and why (page size, elements, depth, text, links, max_length); absent when nothing was"`
+	Truncated   []string `json:"truncated,omitempty" jsonschema:"what was cut from this page and why (page size, elements, depth, text, links, a formula, max_length); absent when nothing was"`
 	Links       []string `json:"links" jsonschema:"the page's distinct absolute http(s) links, in order, at most the per-page cap"`
 	LinksTotal  int      `json:"links_total" jsonschema:"how many distinct links the page has, returned or not"`
 	Notes       []string `json:"extraction_notes,omitempty" jsonschema:"how the main content was found when the usual way found too little (text read from <noscript> or hidden elements, a wider part of the page, the whole page); absent when nothing unusual was done"`

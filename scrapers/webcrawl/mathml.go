@@ -2,6 +2,7 @@ package webcrawl
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -71,6 +72,7 @@ type mathCapture struct {
 	textLen int
 	script  bool // a <script type="math/tex">: root's text is the TeX
 	display bool
+	cut     bool // a bound was reached: the formula was read no further
 }
 
 func newMathCapture(tag string, attrs []mathAttr) *mathCapture {
@@ -84,6 +86,7 @@ func (m *mathCapture) open(tag string, attrs []mathAttr, void bool) {
 		if !void {
 			m.over++
 		}
+		m.cut = true
 		return
 	}
 	n := &mathNode{tag: tag, attrs: attrs, parent: m.cur}
@@ -115,11 +118,9 @@ func (m *mathCapture) addText(t []byte) {
 		return
 	}
 	room := maxMathText - m.textLen
-	if room <= 0 {
-		return
-	}
 	if len(t) > room {
-		t = t[:runeStart(t, room)]
+		m.cut = true
+		t = t[:runeStart(t, max(room, 0))]
 	}
 	m.textLen += len(t)
 	m.cur.text.Write(t)
@@ -538,6 +539,7 @@ func (s *scanner) formulaStart(name string, hidden, void bool) bool {
 func (s *scanner) finishMath() {
 	m := s.math
 	s.math = nil
+	s.mathCut = s.mathCut || m.cut
 	f, tex, display := m.formula()
 	s.writeFormula(f, tex, display)
 }
@@ -661,4 +663,8 @@ func unwrapEquationTable(t *html.Node) {
 	rows(t)
 	t.Parent.InsertBefore(box, t)
 	t.Parent.RemoveChild(t)
+}
+
+func cutFormula() string {
+	return fmt.Sprintf("formula: a formula past %d elements, %d levels of nesting or %d bytes of text was read up to there", maxMathNodes, maxMathDepth, maxMathText)
 }

@@ -1,6 +1,7 @@
 package webcrawl
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -155,7 +156,14 @@ func TestFormulaBounds(t *testing.T) {
 		t.Errorf("wide formula: %d b's, want under the node bound %d", n, maxMathNodes)
 	}
 	long := "<p>Long <script type=\"math/tex\">" + strings.Repeat("x+", maxMathText) + "</script> end.</p>"
-	md = mathMarkdown(t, long)
+	p := extractString(t, article(long))
+	md = p.Markdown
+	if !slices.Contains(p.Truncated, cutFormula()) {
+		t.Errorf("a formula cut at its bound is not said in truncated: %q", p.Truncated)
+	}
+	if p := extractString(t, article(mathJax2Page)); len(p.Truncated) != 0 {
+		t.Errorf("a page of small formulas says %q in truncated", p.Truncated)
+	}
 	if i, j := strings.Index(md, "$x+"), strings.LastIndex(md, "x+"); i < 0 || j-i > maxMathText+2 || !strings.Contains(md, " end.") {
 		t.Errorf("long formula: %d bytes between dollars, bound %d", j-i, maxMathText)
 	}

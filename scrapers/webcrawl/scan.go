@@ -122,6 +122,7 @@ type scanner struct {
 	math      *mathCapture
 	formulas  int
 	wikiMath  int
+	mathCut   bool // a formula reached a bound (cutFormula)
 	titleDone bool
 	meta      pageMeta
 	links     []string
@@ -192,6 +193,9 @@ func (s *scanner) result() *scanned {
 	}
 	if s.linksCut {
 		r.cut = append(r.cut, cutLinks(len(s.links), r.linksTotal))
+	}
+	if s.mathCut {
+		r.cut = append(r.cut, cutFormula())
 	}
 	return r
 }
