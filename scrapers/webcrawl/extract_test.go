@@ -1,6 +1,7 @@
 package webcrawl
 
 import (
+	"cmp"
 	"encoding/json"
 	"net/url"
 	"os"
@@ -13,6 +14,11 @@ import (
 )
 
 var realPages = []string{"ars-1", "bbc-1", "lemonde-1", "medium-1", "wikipedia"}
+
+// headlineNotReadability are the titles the headline rule (pageTitle)
+// gives where Readability's differ: Readability keeps a short <title>
+// whole ("Mozilla - Wikipedia"), the rule takes the <h1> it confirms.
+var headlineNotReadability = map[string]string{"wikipedia": "Mozilla"}
 
 // readabilityMeta is what Mozilla's Readability found on a fixture page.
 type readabilityMeta struct {
@@ -62,8 +68,8 @@ func TestExtractRealPages(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if p.Title != meta.Title {
-				t.Errorf("title %q, Readability says %q", p.Title, meta.Title)
+			if want := cmp.Or(headlineNotReadability[name], meta.Title); p.Title != want {
+				t.Errorf("title %q, want %q (Readability says %q)", p.Title, want, meta.Title)
 			}
 			want := ""
 			if meta.Byline != nil {

@@ -25,6 +25,13 @@ func FuzzExtract(f *testing.F) {
 		"<script type='application/ld+json'>{\"@type\":[\"NewsArticle\"],\"headline\":\"h\\\"q\",\"author\":{\"name\":\"A\"}}</script><article><p>x</p></article>",
 		"<div role=dialog class=modal><p>terms</p></div><main><h2>You may also like</h2><ul><li><a href=/p><div>card</div><div>$1</div></a></ul></main>",
 		"<div style='visibility:hidden'><p>same text repeated here</p><p>same text repeated here</p></div>",
+		// formulas (mathml.go), code languages (codelang.go), headlines (headline.go)
+		"<p>a <math display=block alttext='x^2'><semantics><mrow><msup><mi>x</mi><mn>2</mn></msup></mrow><annotation encoding='application/x-tex'>x^{2}$</annotation></semantics></math> $5<math><mfrac><mi>a</mi><mrow><mo>-</mo><msqrt><mi>b</mi></msqrt></mrow></mfrac><mfenced open='[' separators=';'><mi>c</mi><mi>d</mi></mfenced><mtable><mtr><mtd><mn>1</mn></mtd></mtr></mtable></math>",
+		"<span class=MathJax id=MathJax-Element-1-Frame><math><mi>E</mi></math></span><script type='math/tex; mode=display'>E=mc^2\\</script><div class=MathJax_Display>x</div><math><mrow><mrow><mi>unclosed",
+		"<span class=mwe-math-element><span class=mwe-math-mathml-a11y style='display:none'><math alttext='{\\displaystyle a|b}'><mi>a</mi></math></span><img class=mwe-math-fallback-image-inline alt='a|b' aria-hidden=true></span><span class=mwe-math-element><img class=mwe-math-fallback-image-display alt='\\pi'></span>",
+		"<table class='ltx_equation ltx_eqn_table'><tr><td><math display=block alttext='\\sum'><mo>∑</mo></math></td><td>(1)</td></tr></table><table><tr><td><math display=block alttext='|x|'></math></td></tr></table>",
+		"<div class='highlight highlight-source-go'><pre lang=go><code class='language-C++ hljs'>x</code></pre></div><pre class='brush: sql;'>s</pre><div data-lang=de><pre data-lang='`x'>y</pre></div>",
+		"<title>Story | Site</title><meta property=og:site_name content=Site><h1><a href=/>Site</a></h1><h1>Story</h1><h1></h1><nav><h1>Menu</h1></nav>",
 	} {
 		f.Add([]byte(seed))
 	}

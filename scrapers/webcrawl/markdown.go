@@ -26,7 +26,7 @@ type Page struct {
 	Description string   `json:"description,omitempty" jsonschema:"the page's own summary (its description meta tags)"`
 	Language    *string  `json:"language" jsonschema:"the page's language tag (from its markup, else detected); null when unknown"`
 	Markdown    string   `json:"markdown" jsonschema:"the main content as GitHub-flavoured Markdown, at most max_length characters"`
-	Truncated   []string `json:"truncated,omitempty" jsonschema:"what was cut from this page and why (page size, elements, depth, text, links, max_length); absent when nothing was"`
+	Truncated   []string `json:"truncated,omitempty" jsonschema:"what was cut from this page and why (page size, elements, depth, text, links, a formula, max_length); absent when nothing was"`
 	Links       []string `json:"links" jsonschema:"the page's distinct absolute http(s) links, in order, at most the per-page cap"`
 	LinksTotal  int      `json:"links_total" jsonschema:"how many distinct links the page has, returned or not"`
 	Notes       []string `json:"extraction_notes,omitempty" jsonschema:"how the main content was found when the usual way found too little (text read from <noscript> or hidden elements, a wider part of the page, the whole page); absent when nothing unusual was done"`
@@ -51,18 +51,65 @@ type ExtractOptions struct {
 }
 
 // mdConverter is built once: GitHub-flavoured tables and strike-through on
-// top of CommonMark. It is safe for concurrent use.
-var mdConverter = converter.NewConverter(converter.WithPlugins(
-	base.NewBasePlugin(),
-	commonmark.NewCommonmarkPlugin(),
-	table.NewTablePlugin(
-		table.WithHeaderPromotion(true),
-		table.WithNewlineBehavior(table.NewlineBehaviorPreserve),
-		table.WithSkipEmptyRows(true),
-		table.WithCellPaddingBehavior(table.CellPaddingBehaviorMinimal),
-	),
-	strikethrough.NewStrikethroughPlugin(),
-))
+// top of CommonMark, and formulas between dollars (renderTeX). It is safe
+// for concurrent use.
+var mdConverter = newMDConverter()
+
+func newMDConverter() *converter.Converter {
+	c := converter.NewConverter(converter.WithPlugins(
+		base.NewBasePlugin(),
+		commonmark.NewCommonmarkPlugin(),
+		table.NewTablePlugin(
+			table.WithHeaderPromotion(true),
+			table.WithNewlineBehavior(table.NewlineBehaviorPreserve),
+			table.WithSkipEmptyRows(true),
+			table.WithCellPaddingBehavior(table.CellPaddingBehaviorMinimal),
+		),
+		strikethrough.NewStrikethroughPlugin(),
+	))
+	c.Register.Renderer(renderTeX, converter.PriorityEarly)
+	return c
+}
+
+// renderTeX writes a formula the scan marked data-wc-tex (mathml.go) as
+// TeX between dollars, unescaped: $…$ inline, $$…$$ on lines of its own
+// when displayed (inline $$…$$ in a table cell, a heading or a link, which
+// hold one line). A table cell's pipe is escaped (\|): it would end the
+// cell.
+func renderTeX(_ converter.Context, w converter.Writer, n *html.Node) converter.RenderStatus {
+	if n.Type != html.ElementNode || (n.DataAtom != atom.Span && n.DataAtom != atom.Div) {
+		return converter.RenderTryNext
+	}
+	mode := attrOf(n, "data-wc-tex")
+	if mode == "" {
+		return converter.RenderTryNext
+	}
+	tex := cleanTeX(nodeText(n, maxMathText))
+	if tex == "" {
+		return converter.RenderSuccess
+	}
+	oneLine, cell := false, false
+	for a := n.Parent; a != nil; a = a.Parent {
+		switch a.DataAtom {
+		case atom.Td, atom.Th:
+			oneLine, cell = true, true
+		case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.A:
+			oneLine = true
+		}
+	}
+	if cell {
+		tex = strings.ReplaceAll(tex, "|", `\|`)
+	}
+	switch {
+	case mode != "block":
+		w.WriteString("$" + tex + "$")
+	case oneLine:
+		w.WriteString("$$" + tex + "$$")
+	default:
+		w.WriteString("\n\n$$\n" + tex + "\n$$\n\n")
+	}
+	return converter.RenderSuccess
+}
 
 // Extract turns an HTML page into a Page: its main content as Markdown, its
 // title, byline, description and language, and its links. The page is read
@@ -93,7 +140,6 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 	if body0 == nil {
 		body0 = doc
 	}
-	p.Title = pageTitle(m, body0)
 	p.Byline = clean(m.author)
 	if p.Byline == "" {
 		p.Byline = findByline(body0)
@@ -104,6 +150,8 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 
 	content := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
 	kind := kindOf(m, pageURL)
+	p.Title = pageTitle(m, body0, kind, pageURL)
+	markCodeLanguages(body0)
 	chosen, note := chooseContent(body0, kind)
 	if note == noteWider || note == noteWhole && kind == kindArticle {
 		// The region choice failed on this page: a second opinion.
@@ -135,11 +183,9 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 	flattenLinks(content)
 	pruned := keepText(content, opt.MaxLength+1)
 	resolveLinks(content, sc.base)
-	md, err := mdConverter.ConvertNode(content)
-	if err != nil {
+	if p.Markdown, err = toMarkdown(content); err != nil {
 		return Page{}, err
 	}
-	p.Markdown = strings.TrimSpace(quoteFencedCode(strings.ToValidUTF8(string(md), "\uFFFD")))
 	if p.Markdown == "" {
 		// Never silently empty: the whole page as it was, else a note that
 		// the page's HTML holds no text (its title and description are in
@@ -150,10 +196,9 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 		flattenLinks(content)
 		pruned = keepText(content, opt.MaxLength+1)
 		resolveLinks(content, sc.base)
-		if md, err = mdConverter.ConvertNode(content); err != nil {
+		if p.Markdown, err = toMarkdown(content); err != nil {
 			return Page{}, err
 		}
-		p.Markdown = strings.TrimSpace(quoteFencedCode(strings.ToValidUTF8(string(md), "\uFFFD")))
 		if p.Markdown != "" {
 			p.Notes = append(p.Notes, noteEmpty)
 		} else {
@@ -166,6 +211,21 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 	}
 	p.Language = pageLanguage(m, opt.ContentLanguage, nodeText(content, detectSample))
 	return p, nil
+}
+
+// toMarkdown converts the content chosen: its formulas (markFormulas)
+// and code blocks as the converter writes them, mended (quoteFencedCode).
+func toMarkdown(content *html.Node) (string, error) {
+	dollars := markFormulas(content)
+	md, err := mdConverter.ConvertNode(content)
+	if err != nil {
+		return "", err
+	}
+	out := strings.TrimSpace(quoteFencedCode(strings.ToValidUTF8(string(md), "\uFFFD")))
+	if dollars {
+		out = strings.ReplaceAll(out, string(textDollar), `\$`)
+	}
+	return out, nil
 }
 
 // resolveLinks makes the links and images left in n absolute against base,

@@ -2,32 +2,83 @@ package webcrawl
 
 import (
 	"encoding/json"
+	"net/url"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
 
-// pageTitle is the page's title by this rule: the <title> without the
-// site's name (as Readability cleans it), which is what the page names
-// itself in a browser's tab; when there is none, the headline the page
-// shows to people who share it (og:title or twitter:title), then its
-// JSON-LD headline, then its first <h1>.
-func pageTitle(m pageMeta, body *html.Node) string {
-	if t := cleanTitle(m.title); t != "" {
-		return t
+// pageTitle is the headline the page shows its readers, by this rule:
+//  1. the first of its <h1> elements that its metadata confirms: one that
+//     is the same headline (sameHeadline) as its JSON-LD headline, its
+//     <title> (whole, without the site's name, or one of its parts between
+//     separators: titlePart) or its og:title or twitter:title;
+//  2. on a page of one thing (an article, a product, a thread: see
+//     kindOf), its one <h1> of two words or more, though its metadata
+//     says otherwise: a <title> or og:title is often a teaser written for
+//     search results and shares, and the <h1> is what its reader sees (a
+//     page with several <h1>, none confirmed, has no one headline, and a
+//     service's or a section's page whose <h1> says "Welcome" is named by
+//     its <title>);
+//  3. its JSON-LD headline (the headline as the publisher states it; when
+//     it was cut short, the <title> or og:title it begins);
+//  4. its <title> without the site's name (the part that names it:
+//     og:site_name or the host's name, else as Readability cleans it:
+//     siteNamePart, cleanTitle), else og:title or twitter:title, else its
+//     first <h1>.
+//
+// An <h1> that is the site's logo is not read (one that is empty, or only
+// a link to the site's home page, or the site's name, og:site_name), nor
+// one in its navigation (pageH1s).
+func pageTitle(m pageMeta, body *html.Node, kind pageKind, pageURL *url.URL) string {
+	h1s := pageH1s(body, m, pageURL)
+	ld := ldString(m.jsonLD, ldHeadline)
+	title, og := cleanTitle(m.title), clean(m.ogTitle)
+	if t := siteNamePart(m.title, m.siteName, pageURL); t != "" {
+		title = t
 	}
-	if t := clean(m.ogTitle); t != "" {
-		return t
+	for _, ref := range []string{ld, title, clean(m.title), og} {
+		if ref == "" {
+			continue
+		}
+		for _, h := range h1s {
+			if sameHeadline(h, ref) || ref == clean(m.title) && titlePart(h, ref) {
+				return h
+			}
+		}
 	}
-	if t := ldString(m.jsonLD, ldHeadline); t != "" {
-		return t
+	if kind != kindOther && len(h1s) == 1 && len(headlineWords(h1s[0])) >= 2 {
+		return h1s[0]
+	}
+	if ld != "" {
+		// A JSON-LD headline cut short (search engines ask for 110
+		// characters at most) is the <title> or og:title it begins.
+		for _, t := range []string{title, og} {
+			if cutShort(ld) && len(t) > len(ld) && strings.HasPrefix(strings.Join(headlineWords(t), " "), strings.Join(headlineWords(ld), " ")) {
+				return t
+			}
+		}
+		return ld
+	}
+	if title != "" {
+		return title
+	}
+	if og != "" {
+		return og
 	}
 	if h1 := findElement(body, atom.H1); h1 != nil {
 		return clean(nodeText(h1, 1024))
 	}
 	return ""
+}
+
+// cutShort says whether a JSON-LD headline looks cut at a length: it ends
+// in an ellipsis, or is about as long as search engines ask (110).
+func cutShort(ld string) bool {
+	return strings.HasSuffix(ld, "…") || strings.HasSuffix(ld, "...") || utf8.RuneCountInString(ld) >= 100
 }
 
 var (

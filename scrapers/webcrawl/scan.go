@@ -115,7 +115,14 @@ type scanner struct {
 		thread bool
 		kind   pageKind
 	}
-	noscript  bytes.Buffer // what <noscript> elements hold, at most the text limit
+	noscript bytes.Buffer // what <noscript> elements hold, at most the text limit
+	// math is the formula being read (mathml.go), nil when none; formulas
+	// counts those written, and wikiMath is the count when the last
+	// Wikipedia formula's wrapper (mwe-math-element) began.
+	math      *mathCapture
+	formulas  int
+	wikiMath  int
+	mathCut   bool // a formula reached a bound (cutFormula)
 	titleDone bool
 	meta      pageMeta
 	links     []string
@@ -134,7 +141,10 @@ type attrs struct {
 	href, src, dataSrc, alt, title, class, id, role, itemprop, lang, rel      string
 	colspan, rowspan, align, start, style, name, property, httpEquiv, content string
 	width, height, typ                                                        string
-	hidden, ariaHidden                                                        bool
+	// a formula's and a code block's: MathML's display, alttext,
+	// encoding, open, close and separators; data-lang
+	display, alttext, encoding, open, close, separators, dataLang string
+	hidden, ariaHidden                                            bool
 }
 
 // scan runs the bounded pass over body (UTF-8) of the page at pageURL.
@@ -167,6 +177,9 @@ func scanPage(body []byte, pageURL *url.URL, lim Limits, keepHidden bool) *scann
 }
 
 func (s *scanner) result() *scanned {
+	if s.math != nil { // a formula the page never closed
+		s.finishMath()
+	}
 	r := &scanned{doc: s.out.Bytes(), base: s.base, meta: s.meta, links: s.links, linksTotal: len(s.totalSeen),
 		inkBytes: s.inkBytes, noscript: s.noscript.Bytes()}
 	if s.stopped {
@@ -180,6 +193,9 @@ func (s *scanner) result() *scanned {
 	}
 	if s.linksCut {
 		r.cut = append(r.cut, cutLinks(len(s.links), r.linksTotal))
+	}
+	if s.mathCut {
+		r.cut = append(r.cut, cutFormula())
 	}
 	return r
 }
@@ -246,6 +262,20 @@ func (s *scanner) readAttrs(z *html.Tokenizer, has bool) {
 			a.content = string(v)
 		case "type":
 			a.typ = string(v)
+		case "display":
+			a.display = string(v)
+		case "alttext":
+			a.alttext = string(v)
+		case "encoding":
+			a.encoding = string(v)
+		case "open":
+			a.open = string(v)
+		case "close":
+			a.close = string(v)
+		case "separators":
+			a.separators = string(v)
+		case "data-lang", "data-language":
+			a.dataLang = string(v)
 		case "hidden":
 			a.hidden = true
 		case "aria-hidden":
@@ -307,12 +337,19 @@ func (s *scanner) start(z *html.Tokenizer, selfClosing bool) {
 		return
 	}
 	if s.skipLevel >= 0 {
+		if s.math != nil {
+			s.math.open(name, a.mathAttrs(), void)
+		}
 		if !void {
 			s.stack = append(s.stack, open{name: name})
 		}
 		return
 	}
-	if skipped[name] || !s.keepHidden && (a.hidden && !(reactStreamed(name, a.id) && s.streamedKept()) || a.ariaHidden || hiddenStyle(a.style)) && !foldedPanel(a) || name == "img" && pixel(a) {
+	hidden := !s.keepHidden && (a.hidden && !(reactStreamed(name, a.id) && s.streamedKept()) || a.ariaHidden || hiddenStyle(a.style)) && !foldedPanel(a) && !wikiMathHidden(a.class)
+	if s.formulaStart(name, hidden, void || selfClosing) {
+		return
+	}
+	if skipped[name] || hidden || name == "img" && pixel(a) {
 		if !void {
 			s.skipLevel = len(s.stack)
 			s.stack = append(s.stack, open{name: name})
@@ -378,6 +415,7 @@ func (s *scanner) emitStart(name string) {
 	attr("id", a.id)
 	attr("role", a.role)
 	attr("itemprop", a.itemprop)
+	attr("data-lang", a.dataLang) // a code block's language (codelang.go)
 	switch name {
 	case "a":
 		attr("href", strings.TrimSpace(a.href)) // made absolute after pruning (resolveLinks), for the links kept only
@@ -398,6 +436,8 @@ func (s *scanner) emitStart(name string) {
 		attr("align", cellAlign(a.align, a.style))
 	case "ol":
 		attr("start", a.start)
+	case "pre":
+		attr("lang", a.lang) // GitHub's <pre lang="go">
 	}
 	w.WriteByte('>')
 }
@@ -567,6 +607,9 @@ func (s *scanner) popTo(i int) {
 		}
 		if s.skipLevel == j {
 			s.skipLevel = -1
+			if s.math != nil {
+				s.finishMath()
+			}
 		}
 		if s.stack[j].name == "title" {
 			s.inTitle = false
@@ -586,6 +629,9 @@ func (s *scanner) end(name string) {
 	if s.overflow > 0 {
 		s.overflow--
 		return
+	}
+	if s.math != nil {
+		s.math.close(name)
 	}
 	switch name {
 	case "xmp", "listing", "plaintext":
@@ -617,6 +663,10 @@ func (s *scanner) text(t []byte) {
 			s.noscript.Write(t[:runeStart(t, min(room, len(t)))])
 			s.noscript.WriteByte('\n')
 		}
+		return
+	}
+	if s.math != nil && s.skipLevel >= 0 && s.overflow == 0 {
+		s.math.addText(t)
 		return
 	}
 	if s.stopped || s.overflow > 0 || s.skipLevel >= 0 || s.textFull || len(t) == 0 {
