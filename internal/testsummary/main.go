@@ -43,7 +43,8 @@ var logLine = regexp.MustCompile(`^\s+\S+\.go:\d+: (.*)$`)
 
 // summarise copies the run from r to w as go test would print it and
 // closes with the skip line.
-func summarise(r io.Reader, w io.Writer) error {
+func summarise(r io.Reader, out io.Writer) error {
+	w := &lineEnd{w: out, ended: true}
 	type key struct{ pkg, test string }
 	held := map[key][]string{} // a top-level test's lines, printed if it fails
 	reasons := map[string]int{}
@@ -91,8 +92,24 @@ func summarise(r io.Reader, w io.Writer) error {
 	if err := sc.Err(); err != nil {
 		return err
 	}
+	if !w.ended { // output cut mid-line (a test binary that died)
+		fmt.Fprintln(w)
+	}
 	fmt.Fprintln(w, skipLine(skipped, reasons))
 	return nil
+}
+
+// lineEnd is a writer that knows whether what it wrote ends a line.
+type lineEnd struct {
+	w     io.Writer
+	ended bool
+}
+
+func (l *lineEnd) Write(p []byte) (int, error) {
+	if len(p) > 0 {
+		l.ended = p[len(p)-1] == '\n'
+	}
+	return l.w.Write(p)
 }
 
 // skipReason is the message of test's t.Skip: the last log line before its

@@ -65,3 +65,22 @@ func TestNoSkips(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// FuzzSummarise: any input, JSON or not, is copied or summarised without a
+// panic, and the closing line is always the skip line.
+func FuzzSummarise(f *testing.F) {
+	f.Add(run)
+	f.Add(`{"Action":"skip","Package":"a","Test":"T/x/y"}`)
+	f.Add(`{"Action":"output","Test":"T","Output":"    a.go:1: ` + strings.Repeat("é", 200) + `\n"}` + "\n" + `{"Action":"skip","Test":"T"}`)
+	f.Add("{not json\n\n{}")
+	f.Fuzz(func(t *testing.T, in string) {
+		var b strings.Builder
+		if err := summarise(strings.NewReader(in), &b); err != nil {
+			return // a line longer than the scanner's buffer
+		}
+		lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+		if last := lines[len(lines)-1]; !strings.HasPrefix(last, "skipped: ") {
+			t.Fatalf("the last line is %q", last)
+		}
+	})
+}
