@@ -68,6 +68,9 @@ type Options struct {
 	// Fleet is the politeness five stand-in sites see from three replicas
 	// (fleet.go); Fleet.Calls < 0 skips it.
 	Fleet Fleet
+	// Footprint is what a replica costs at rest, per call in flight and for
+	// its first PDF (footprint.go), measured on HostCommand's binary.
+	Footprint Footprint
 }
 
 func (o *Options) defaults() {
@@ -151,6 +154,7 @@ type Report struct {
 	Replicas           ReplicaReport
 	Throughput         []ThroughputCell
 	Usage              UsageReport
+	Footprint          []FootprintRow
 }
 
 // Run measures and writes a report to w.
@@ -204,6 +208,13 @@ func Run(ctx context.Context, opts Options, w io.Writer) (Report, error) {
 	if opts.InFlight > 0 {
 		if err := inFlight(ctx, opts, h, hostURL, site, &rep, w); err != nil {
 			return rep, err
+		}
+	}
+	if !opts.Footprint.Skip && len(opts.HostCommand) > 0 {
+		rows, err := RunFootprint(ctx, opts.Footprint, opts.HostCommand[0], w)
+		rep.Footprint = rows
+		if err != nil {
+			return rep, fmt.Errorf("the footprint measure: %w", err)
 		}
 	}
 	if opts.Throughput.Sites >= 0 {

@@ -65,6 +65,9 @@ func (r Report) summary(opts Options, w io.Writer) {
 		fmt.Fprintf(w, "  crawl throughput at %s pages, %d in flight: %.1f pages/s of a %.0f limit, %.0f%%%s; p50/p99 %s/%s\n", c.Latency, c.InFlight,
 			c.Stats.PerSecond, c.Limit, 100*c.OfLimit(), goal, ms(c.Stats.P50), ms(c.Stats.P99))
 	}
+	if len(r.Footprint) > 0 {
+		writeFootprint(w, r.Footprint)
+	}
 	if r.Replay.Calls > 0 {
 		fmt.Fprintf(w, "  replay of %d calls (50%% repeats) over three replicas on one Redis: %d upstream requests saved (%d with the cache, %d without)\n",
 			r.Replay.Calls, r.Replay.Saved(), r.Replay.Upstream, r.Replay.Uncached)

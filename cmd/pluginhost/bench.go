@@ -41,6 +41,10 @@ func bench(args []string, stdout, stderr io.Writer) int {
 	hostBin := fs.String("host-bin", "", "the pluginhost binary the measures in a host process run (default: this one), e.g. an earlier build for a before/after")
 	latencies := fs.String("throughput-latencies", "300ms,1s", "the stand-in sites' page latencies, comma-separated")
 	inflight := fs.String("throughput-inflight", "8,64,256", "single-page calls held in flight, comma-separated")
+	fs.BoolVar(&o.Footprint.Skip, "skip-footprint", false, "skip what a replica costs: start to ready, idle RSS, RSS with calls in flight, first PDF cold and warm (each start with an empty home folder)")
+	fs.StringVar(&o.Footprint.Before, "footprint-before", "", "another pluginhost binary (the build before a change) measured beside this one in the footprint table")
+	fs.StringVar(&o.Footprint.PDF, "footprint-pdf", "", "the PDF the footprint measure converts (default: a two-page PDF written by the bench)")
+	fs.IntVar(&o.Footprint.InFlight, "footprint-inflight", 1000, "calls held in flight per binary in the footprint table (-1 skips that row)")
 	fs.DurationVar(&o.Timeout, "timeout", 10*time.Minute, "the whole run's limit")
 	if err := fs.Parse(args); err != nil {
 		return 2

@@ -1,7 +1,8 @@
 // Command pluginhost is the SurfSense plugin host: one binary that serves
 // (serve), signs and checks the plugin registry (registry …), checks a running
 // host the way the app does (doctor), lists the licenses that used most
-// (usage), and measures itself (bench).
+// (usage), measures itself (bench), and compiles its PDF engine ahead of
+// time (warm-cache).
 package main
 
 import (
@@ -22,6 +23,7 @@ Usage:
                                        the licenses that used most (by hash prefix, with plan), from REDIS_URL
   pluginhost bench [flags]             measure the host against a bare MCP server
   pluginhost health [--path /readyz]   exit 0 when a running host answers 200 (container probes)
+  pluginhost warm-cache DIR            compile the PDF engine into DIR (serve with DOCUMENT_CACHE_DIR=DIR)
 
 Run "pluginhost <command> --help" for a command's flags.
 `
@@ -48,6 +50,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return bench(args[1:], stdout, stderr)
 	case "health":
 		return health(args[1:], stdout, stderr)
+	case "warm-cache":
+		return warmCache(args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

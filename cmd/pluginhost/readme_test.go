@@ -87,3 +87,34 @@ func TestReadmeConfigTableMatchesTheHost(t *testing.T) {
 		t.Errorf("README's Configuration table names %v, which nothing reads", extra)
 	}
 }
+
+// TestReadmeTestCommandIsCIRun: the README's test command is the script CI
+// runs, so that a newcomer's green run is the full run, and that script runs
+// every package's tests and closes on the skipped tests' line.
+func TestReadmeTestCommandIsCIRun(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	start := strings.Index(text, "\n## The two commands\n")
+	if start < 0 {
+		t.Fatal(`README.md has no "## The two commands" section`)
+	}
+	section := text[start+1:]
+	section = section[:strings.Index(section[3:], "\n## ")+3]
+	blocks := regexp.MustCompile("(?s)```sh\n(.*?)```").FindAllStringSubmatch(section, -1)
+	if len(blocks) != 2 {
+		t.Fatalf("the two commands are %d sh blocks", len(blocks))
+	}
+	if got := strings.TrimSpace(blocks[1][1]); got != ".ci/run" {
+		t.Errorf("the README's test command is %q, not .ci/run (what CI runs)", got)
+	}
+	script, err := os.ReadFile("../../.ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`(?m)^go test .*-json \./\.\.\. \| go run \./internal/testsummary$`).Match(script) {
+		t.Error(".ci/run does not run every package's tests through internal/testsummary")
+	}
+}

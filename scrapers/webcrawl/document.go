@@ -56,6 +56,9 @@ func (d DocumentSettings) withDefaults() DocumentSettings {
 var documentVars = []scrapers.Var{
 	{Name: "WEB_CRAWL_MAX_DOCUMENT_BYTES", Default: "33554432 (32 MiB)", Meaning: "web-crawl: the most bytes of a PDF or other document downloaded; a larger one is cut there and marked truncated"},
 	{Name: "WEB_CRAWL_MAX_PDF_PAGES", Default: "500", Meaning: "web-crawl: the most pages of one PDF converted; the rest is left out and said in truncated"},
+	// Read by the document package when the PDF engine starts (it is one
+	// per process, not per plugin).
+	{Name: document.CacheDirVar, Default: "the user's cache folder", Meaning: "the PDF engine's compilation cache, filled ahead of time by `pluginhost warm-cache DIR` (the image does); another build's, a read-only one without this build's code, or a damaged one is passed over and the engine compiled, as the log says"},
 }
 
 // pluginVars are all the variables web-crawl reads (Plugin.Vars).

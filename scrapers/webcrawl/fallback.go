@@ -52,10 +52,13 @@ func scanFallback(sc *scanned, body []byte, pageURL *url.URL, lim Limits) (*scan
 // cut to the limits), for the pages where the region choice failed (it held
 // too little of the page, or everything looked like furniture): nil when it
 // finds less than a tenth of the text the chosen part held (total is what
-// was left after pruning).
+// was left after pruning). It asks go-trafilatura for no date: the host's
+// build replaces go-htmldate, its date finder, with a stand-in that finds
+// none (go.mod, internal/htmldatestub), so that go-dateparser's tables are
+// not built at every start for a call made on about 1% of pages.
 func secondOpinion(doc []byte, pageURL *url.URL, total int) *html.Node {
 	res, err := trafilatura.Extract(bytes.NewReader(doc), trafilatura.Options{OriginalURL: pageURL, EnableFallback: true,
-		ExcludeComments: false, IncludeImages: true, IncludeLinks: true})
+		ExcludeComments: false, IncludeImages: true, IncludeLinks: true, HtmlDateMode: trafilatura.Disabled})
 	if err != nil || res == nil || res.ContentNode == nil {
 		return nil
 	}
