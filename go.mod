@@ -9,6 +9,7 @@ require (
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/cyberphone/json-canonicalization v0.0.0-20241213102144-19d51d7fe467
+	github.com/forPelevin/gomoji v1.2.0
 	github.com/go-chi/chi/v5 v5.5.0
 	github.com/go-openapi/runtime v0.33.0
 	github.com/gocolly/colly/v2 v2.3.0
@@ -78,7 +79,6 @@ require (
 	github.com/docker/go-units v0.5.0 // indirect
 	github.com/ebitengine/purego v0.10.1 // indirect
 	github.com/felixge/httpsnoop v1.1.0 // indirect
-	github.com/forPelevin/gomoji v1.2.0 // indirect
 	github.com/go-jose/go-jose/v4 v4.1.4 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/go-logr/logr v1.4.4 // indirect
@@ -153,7 +153,6 @@ require (
 	github.com/prometheus/client_model v0.6.3 // indirect
 	github.com/prometheus/common v0.72.0 // indirect
 	github.com/prometheus/procfs v0.22.0 // indirect
-	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/rs/zerolog v1.33.0 // indirect
 	github.com/saintfish/chardet v0.0.0-20230101081208-5e3ef4b5456d // indirect
 	github.com/sassoftware/relic v7.2.1+incompatible // indirect
@@ -200,3 +199,8 @@ require (
 // and ~170 ms at every start, and the host never asks go-trafilatura for a
 // date. See internal/htmldatestub.
 replace github.com/markusmobius/go-htmldate => ./internal/htmldatestub
+
+// gomoji (go-trafilatura's emoji remover, for author names web-crawl never
+// reads from it) is replaced by a stand-in that works from Unicode ranges:
+// the real one builds a 1 MB table at every start. See internal/gomojistub.
+replace github.com/forPelevin/gomoji => ./internal/gomojistub

@@ -251,7 +251,7 @@ func New(ctx context.Context, url string, opts Options) (*Store, error) {
 	cancel()
 	if err != nil {
 		s.lastErr = err.Error()
-		s.log.Warn("redis unreachable at start: working from this replica's memory until it answers", "error", err.Error())
+		s.log.Warn("redis unreachable at start: working from this replica's memory until it answers (rate limits and each site's politeness are per replica meanwhile)", "error", err.Error())
 	} else {
 		s.up.Store(true)
 	}
@@ -395,7 +395,7 @@ func (s *Store) setDown(err error) {
 	}
 	s.hmu.Unlock()
 	if changed {
-		s.log.Warn("redis unreachable: working from this replica's memory until it answers", "error", err.Error())
+		s.log.Warn("redis unreachable: working from this replica's memory until it answers (rate limits and each site's politeness are per replica meanwhile)", "error", err.Error())
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net/url"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
@@ -53,7 +54,7 @@ type ExtractOptions struct {
 // mdConverter is built once: GitHub-flavoured tables and strike-through on
 // top of CommonMark, and formulas between dollars (renderTeX). It is safe
 // for concurrent use.
-var mdConverter = newMDConverter()
+var mdConverter = sync.OnceValue(newMDConverter) // at the first page, not at start
 
 func newMDConverter() *converter.Converter {
 	c := converter.NewConverter(converter.WithPlugins(
@@ -217,7 +218,7 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 // and code blocks as the converter writes them, mended (quoteFencedCode).
 func toMarkdown(content *html.Node) (string, error) {
 	dollars := markFormulas(content)
-	md, err := mdConverter.ConvertNode(content)
+	md, err := mdConverter().ConvertNode(content)
 	if err != nil {
 		return "", err
 	}
