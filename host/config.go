@@ -3,6 +3,7 @@ package host
 import (
 	"errors"
 	"fmt"
+	"github.com/surfsense/pluginhost/scrapers"
 	"log/slog"
 	"net/url"
 	"time"
@@ -26,6 +27,7 @@ type Config struct {
 	TaskDeadline   time.Duration // TASK_DEADLINE: a task's deadline (tasks.go), longer than CallDeadline
 	TaskAfter      time.Duration // TASK_AFTER: how long a call runs before it becomes a task (at most CallDeadline)
 	PageTimeout    time.Duration // PAGE_TIMEOUT; 0 leaves each plugin its own default
+	BlockHold      time.Duration // BLOCK_HOLD: how long a captcha or robot check holds its site's exit for every replica; 0: not at all
 	ShutdownDrain  time.Duration // SHUTDOWN_DRAIN
 
 	AllowPrivateNetworks bool // ALLOW_PRIVATE_NETWORKS
@@ -76,6 +78,7 @@ func Defaults() Config {
 		TaskDeadline:       30 * time.Minute,
 		TaskAfter:          5 * time.Second,
 		ShutdownDrain:      30 * time.Second,
+		BlockHold:          scrapers.BlockHold,
 		RateLimitPerMinute: 120,
 		MaxConcurrentCalls: 16,
 		PluginRateLimits:   map[string]int{},

@@ -51,6 +51,7 @@ var vars = []Var{
 	durVar("TASK_DEADLINE", "30m", "A task's deadline (MCP Tasks), longer than CALL_DEADLINE", time.Minute, 24*time.Hour, func(c *Config) *time.Duration { return &c.TaskDeadline }),
 	durVar("TASK_AFTER", "5s", "How long a call from a client that declares MCP Tasks runs before it becomes a task (0: at once)", 0, 298*time.Second, func(c *Config) *time.Duration { return &c.TaskAfter }),
 	durVar("PAGE_TIMEOUT", "each plugin's own (20s web-crawl, 30s the site fetchers)", "One upstream page's timeout, headers and body; at most CALL_DEADLINE", time.Second, 299*time.Second, func(c *Config) *time.Duration { return &c.PageTimeout }),
+	durVar("BLOCK_HOLD", "60s", "How long a captcha, robot check or rate-limit page (without Retry-After) holds its site, through that exit, for every replica (0: blocks hold nothing; a 429 or 503's Retry-After always holds)", 0, 10*time.Minute, func(c *Config) *time.Duration { return &c.BlockHold }),
 	durVar("SHUTDOWN_DRAIN", "30s", "How long calls in flight may finish after SIGTERM", 0, 10*time.Minute, func(c *Config) *time.Duration { return &c.ShutdownDrain }),
 	boolVar("ALLOW_PRIVATE_NETWORKS", "false", "Tests and stand-ins only: lets scrapers reach loopback and private addresses", func(c *Config) *bool { return &c.AllowPrivateNetworks }),
 	{Name: "PROXY_URLS", Default: "none", Meaning: "Comma-separated proxy URLs for every plugin without <ID>_PROXY_URLS"},

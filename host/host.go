@@ -216,7 +216,7 @@ func New(cfg Config, opts Options) (*Host, error) {
 
 func (h *Host) mountPlugins(ctors []scrapers.Constructor) error {
 	env := scrapers.Env{Getenv: h.cfg.Getenv, AllowPrivateNetworks: h.cfg.AllowPrivateNetworks, Logger: h.log, Upstream: h.upstream, Metrics: h.metrics.reg, PageTimeout: h.cfg.PageTimeout,
-		Pages: h.pages, Politeness: h.stores.Politeness, Shared: h.stores.Shared}
+		Pages: h.pages, Politeness: h.stores.Politeness, Shared: h.stores.Shared, BlockHold: h.cfg.BlockHold}
 	seen := map[string]bool{}
 	var errs []error
 	for _, ctor := range ctors {

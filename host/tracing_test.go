@@ -130,11 +130,12 @@ func startTracedHostWith(t *testing.T, redisURL string) tracedHost {
 	var mu sync.Mutex
 	logger := slog.New(slog.NewJSONHandler(lockedWriter{&buf, &mu}, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	h := hosttest.Start(t, hosttest.Options{
-		Plugins:        []scrapers.Constructor{tracedPlugin},
-		Env:            map[string]string{"TRACED_BASE_URL": site.URL, "TRACED_PROXY_URLS": proxy + "," + proxy},
-		Logger:         logger,
-		Stores:         stores,
-		Config:         func(c *host.Config) { c.ResultMaxBytes = 1024 },
+		Plugins: []scrapers.Constructor{tracedPlugin},
+		Env:     map[string]string{"TRACED_BASE_URL": site.URL, "TRACED_PROXY_URLS": proxy + "," + proxy},
+		Logger:  logger,
+		Stores:  stores,
+		// BLOCK_HOLD as deployed: a captcha holds its exit.
+		Config:         func(c *host.Config) { c.ResultMaxBytes, c.BlockHold = 1024, host.Defaults().BlockHold },
 		TracerProvider: prov.Tracer, MeterProvider: prov.Meter,
 	})
 	logs := func() []map[string]any {

@@ -1,6 +1,7 @@
 package host_test
 
 import (
+	"github.com/surfsense/pluginhost/host"
 	"io"
 	"net/http/httptest"
 	"strings"
@@ -30,6 +31,7 @@ func TestBlockPageInSiteSeries(t *testing.T) {
 	h := hosttest.Start(t, hosttest.Options{
 		Plugins: []scrapers.Constructor{tracedPlugin},
 		Env:     map[string]string{"TRACED_BASE_URL": site.URL, "TRACED_PROXY_URLS": proxy + "," + proxy},
+		Config:  func(c *host.Config) { c.BlockHold = host.Defaults().BlockHold }, // as deployed: a captcha holds its exit
 	})
 	cs := h.Connect(t, "traced", "key", nil)
 	mustCall(t, cs, "get", pagesArgs{Pages: []string{"ok/a", "captcha/b"}})

@@ -103,8 +103,9 @@ type Fetcher struct {
 	maxRetryAfter time.Duration
 	timeout       time.Duration
 	polite        Politeness
-	slot          Slot        // Key and the limits; Exit is set per attempt
-	pages         *PageBudget // the process's pages in flight (Env.Pages)
+	blockHold     time.Duration // Env.BlockHold
+	slot          Slot          // Key and the limits; Exit is set per attempt
+	pages         *PageBudget   // the process's pages in flight (Env.Pages)
 
 	profile     browserProfile // headers for direct requests
 	proxies     *proxyPool     // nil when none
@@ -132,6 +133,7 @@ func NewFetcher(env Env, site Site) (*Fetcher, error) {
 		maxRetryAfter: orDefault(site.MaxRetryAfter, defaultMaxRetryAfter),
 		timeout:       orDefault(env.PageTimeout, orDefault(site.Timeout, 30*time.Second)),
 		polite:        env.Polite(),
+		blockHold:     env.BlockHold,
 		slot:          Slot{Key: siteKey(site), Limit: orDefault(site.MaxConcurrent, 4), Interval: site.MinInterval},
 		pages:         env.PageBudget(),
 		upstream:      env.Upstream,
@@ -366,18 +368,25 @@ func (f *Fetcher) Do(ctx context.Context, req *Request) (*Response, error) {
 }
 
 // hold keeps the site off, for px's exit and for every caller of the fleet,
-// after resp: a 429 or 503 for the Retry-After it names (none: no hold), a
-// block (blockKind) for its Retry-After or BlockHold. The attempt's report
-// carries the hold.
+// after resp: a 429 or 503 for the Retry-After it names (none: no hold); a
+// captcha, robot check or rate-limit page (blockKind) for its Retry-After,
+// else Env.BlockHold. The attempt's report carries the hold.
 func (f *Fetcher) hold(ctx context.Context, rep *attemptReport, resp *Response, px *proxy, blockKind string) {
 	d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 	reason := fmt.Sprintf("HTTP %d with Retry-After", resp.StatusCode)
 	if blockKind != "" {
+		// A captcha, a robot check or a rate-limit page says the site saw
+		// too much of this exit; a login or consent wall says nothing of
+		// the rate, and holds nothing.
+		if blockKind != BlockCaptcha && blockKind != BlockRobotCheck && blockKind != BlockRateLimited {
+			return
+		}
 		reason = blockKind
 		if !ok || d <= 0 {
-			d = BlockHold
+			d = f.blockHold
 		}
-	} else if !ok || d <= 0 {
+	}
+	if d <= 0 {
 		return
 	}
 	d = min(d, MaxHold)

@@ -558,7 +558,9 @@ func TestFetchRetriesBlockThroughAnotherProxy(t *testing.T) {
 		blockedOther.Add(1)
 		io.WriteString(w, `<form id="captcha-form">`)
 	})
-	h := newFetcher(t, testEnv(map[string]string{"PROXY_URLS": blocked.URL + "," + other.URL}), site)
+	env := testEnv(map[string]string{"PROXY_URLS": blocked.URL + "," + other.URL})
+	env.BlockHold = BlockHold
+	h := newFetcher(t, env, site)
 	if _, err := h.Get(context.Background(), srv.URL); !errors.As(err, &be) {
 		t.Fatalf("err = %v, want BlockedError", err)
 	}

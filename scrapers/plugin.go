@@ -184,6 +184,12 @@ type Env struct {
 	// own, as a plugin alone in its process would keep them; the host always
 	// passes one it shares among its plugins.
 	Politeness Politeness
+	// BlockHold (BLOCK_HOLD) is how long a captcha, robot check or
+	// rate-limit page holds its site's exit off for every caller when the
+	// site names no Retry-After; 0 holds nothing for a block (the zero Env:
+	// a plugin's own tests meet stand-ins that block one URL and serve the
+	// next). The host passes 60 s by default.
+	BlockHold time.Duration
 	// Shared, when non-nil, is a small cache every replica reads (Redis):
 	// web-crawl keeps each host's robots.txt there. Nil keeps such things in
 	// this process's memory.

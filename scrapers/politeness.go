@@ -55,8 +55,9 @@ type Lease interface {
 const (
 	// MaxHold is the longest hold a site's answer can put on it.
 	MaxHold = 10 * time.Minute
-	// BlockHold is how long a detected block (captcha, robot check) holds
-	// the exit that met it, when the site named no time.
+	// BlockHold is how long the host has a detected block (captcha, robot
+	// check, rate-limit page) hold the exit that met it when the site named
+	// no time: BLOCK_HOLD's default (Env.BlockHold).
 	BlockHold = 60 * time.Second
 	// MaxHeldWait is the longest hold a caller waits out, as it would a
 	// pause; a longer one is a *HeldError at once, naming the wait, so that
