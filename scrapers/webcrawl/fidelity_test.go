@@ -17,6 +17,7 @@ import (
 	"github.com/markusmobius/go-trafilatura"
 
 	"github.com/surfsense/pluginhost/scrapers/scrapertest"
+	"github.com/surfsense/pluginhost/scrapers/webcrawl/trafdev"
 	"github.com/surfsense/pluginhost/scrapers/webcrawl/wcxb"
 )
 
@@ -195,18 +196,37 @@ func TestFidelityGate(t *testing.T) {
 
 // BenchmarkFidelitySideBySide runs web-crawl's extractor and go-trafilatura
 // (with its fallback) over the same pages in one run and prints both tables
-// with the p50 time per page; the ratio is reported as a metric.
+// with the p50 time per page, for wcxb-dev and, when it is there, traf-dev;
+// the figures are reported as metrics.
 func BenchmarkFidelitySideBySide(b *testing.B) {
 	dir := wcxbDir(b)
 	pages, err := wcxb.Load(dir)
 	if err != nil {
 		b.Fatal(err)
 	}
+	// traf-dev (multilingual) is read too when it is there.
+	var tdir string
+	var tpages []trafdev.Page
+	if d, err := scrapertest.FixturesDir(); err == nil {
+		if ps, err := trafdev.Load(filepath.Join(d, "traf-dev")); err == nil {
+			tdir, tpages = filepath.Join(d, "traf-dev"), ps
+		} else {
+			fmt.Printf("traf-dev not read (%v): its rows are left out\n", err)
+		}
+	}
 	for range b.N {
 		ours := runFidelity(b, dir, pages, ourText)
 		traf := runFidelity(b, dir, pages, trafilaturaText)
 		fidelityRows(b, "web-crawl", ours)
 		fidelityRows(b, "trafilatura", traf)
+		if tpages != nil {
+			tOurs := runTraf(b, tdir, tpages, ourTrafText)
+			tTraf := runTraf(b, tdir, tpages, trafilaturaText)
+			trafRows(b, "web-crawl", tOurs)
+			trafRows(b, "trafilatura", tTraf)
+			b.ReportMetric(tOurs.total.F1(), "trafdev-F1-ours")
+			b.ReportMetric(tTraf.total.F1(), "trafdev-F1-trafilatura")
+		}
 		b.ReportMetric(ours.table.Mean(wcxb.All).F1, "F1-ours")
 		b.ReportMetric(traf.table.Mean(wcxb.All).F1, "F1-trafilatura")
 		b.ReportMetric(float64(p50(ours.times).Microseconds())/1000, "p50-ms-ours")
