@@ -147,7 +147,7 @@ func fidelityRows(tb testing.TB, name string, r fidelityRun) {
 	fmt.Fprintf(&b, "%-13s %-14s %5s %6s %6s %6s\n", name, "type", "pages", "F1", "P", "R")
 	for _, k := range append([]string{wcxb.All}, wcxb.Types...) {
 		m := r.table.Mean(k)
-		fmt.Fprintf(&b, "%-13s %-14s %5d %6.3f %6.3f %6.3f\n", name, k, r.table.N[k], m.F1, m.P, m.R)
+		fmt.Fprintf(&b, "%-13s %-14s %5d %6.4f %6.4f %6.4f\n", name, k, r.table.N[k], m.F1, m.P, m.R)
 	}
 	fmt.Fprintf(&b, "%-13s empty answers: %d without a word %v, %d said to be pages without text %v; p50 time per page: %v\n",
 		name, len(r.silent), r.silent, len(r.shells), r.shells, p50(r.times))
