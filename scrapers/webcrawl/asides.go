@@ -93,4 +93,3 @@ func under(c, n *html.Node) bool {
 	}
 	return false
 }
-

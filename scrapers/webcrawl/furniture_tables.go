@@ -41,6 +41,12 @@ var englishFurniture = furnitureWords{
 		"view company profile", "compare", "close", "toggle caption", "read full article",
 		"shop all", "see all results",
 	},
+	leadIns:   []string{"read more:", "read also:", "also read:", "see also:", "related:", "read:", "watch:", "more on this:"},
+	credits:   []string{"photo:", "photos:", "photo credit", "photo by", "image:", "image credit", "image via", "credit:", "credits:", "source:", "illustration:", "©", "copyright ©", "copyright (c)"},
+	datelines: []string{"posted on", "published on", "published:", "last updated", "last modified", "updated:", "updated on", "release date:", "posted by", "written by"},
+	notices: []string{"you must be logged in", "log in to comment", "login to comment", "to view the full story",
+		"already a subscriber", "subscribe to continue reading", "all rights reserved", "comments are closed",
+		"email address will not be published", "uses akismet", "this website uses cookies", "this site uses cookies", "we use cookies"},
 }
 
 var germanFurniture = furnitureWords{

@@ -81,3 +81,42 @@ func TestFurnitureTablesMerged(t *testing.T) {
 		}
 	}
 }
+
+// Short lines of furniture are dropped by their first words: a lead-in to
+// another page with its link ("Lea también:"), a photo's credit or a
+// source ("Foto:", "Quelle:", "©"), a dateline ("Veröffentlicht am"), a
+// notice ("Sie müssen sich einloggen…", "Tous droits réservés"). A
+// paragraph of the text that begins alike is longer, and stays; so does a
+// lead-in without a link (it is the text's own sentence).
+func TestFurnitureLines(t *testing.T) {
+	lines := []string{
+		`<p><strong>Lea también:</strong> <a href="/otra">Impiden ingreso a un reportero</a></p>`,
+		`<p>Lesen Sie auch: <a href="/mehr">Die Bahn streikt wieder</a></p>`,
+		`<p>Foto: Max Muster / Agentur</p>`,
+		`<p>Quelle : Deutscher Verband (DV)</p>`,
+		`<p>© 2024 Zeitung GmbH</p>`,
+		`<div>Veröffentlicht am 16.08.2019 von Redaktion</div>`,
+		`<p>Publié le 3 mars 2022</p>`,
+		`<p>Sie müssen sich einloggen, um sich an einer Diskussion beteiligen zu können.</p>`,
+		`<p>Tous droits réservés, reproduction interdite.</p>`,
+		`<p>发布时间：2020-02-19</p>`,
+	}
+	page := `<html><head><title>Bericht</title><meta property="og:type" content="article"></head><body><article><h1>Bericht</h1>
+` + paragraphs("the report", 3) + strings.Join(lines, "\n") + `
+<p>Foto: ` + prose("a photograph the text describes at length", 1) + `</p>
+<p>Siehe auch: die Tabelle unten, die alle Werte des Jahres zeigt.</p>
+` + paragraphs("the report's end", 2) + `</article></body></html>`
+	p := extractPage(t, page, "https://zeitung.example/bericht")
+	wantIn(t, p, prose("the report", 1), prose("the report's end", 2), prose("a photograph the text describes at length", 1),
+		"Siehe auch: die Tabelle unten")
+	wantOut(t, p, "Impiden ingreso", "Die Bahn streikt", "Max Muster", "Deutscher Verband", "Zeitung GmbH", "16.08.2019",
+		"3 mars 2022", "einloggen", "Tous droits", "2020-02-19")
+}
+
+// A table's row that begins alike is its data, and is not looked into.
+func TestFurnitureLinesNotInTables(t *testing.T) {
+	page := `<html><head><title>Daten</title></head><body><main><h1>Daten</h1>` + paragraphs("the data", 3) +
+		`<table><tr><th>Feld</th><th>Wert</th></tr><tr><td><p>Quelle: Statistisches Amt</p></td><td>12</td></tr></table></main></body></html>`
+	p := extractPage(t, page, "https://amt.example/daten")
+	wantIn(t, p, "Quelle: Statistisches Amt")
+}

@@ -308,6 +308,7 @@ func chooseContent(body *html.Node, kind pageKind) ([]*html.Node, string) {
 		dropMenus(chosen)
 	}
 	dropCallsToAction(chosen)
+	dropFurnitureLines(chosen)
 	dropAsides(chosen, kind == kindArticle, scratch)
 	if tooLittle(textOf(chosen, sizes), left) {
 		if chosen != region && !tooLittle(sizes[region], left) {
