@@ -120,3 +120,14 @@ func TestFurnitureLinesNotInTables(t *testing.T) {
 	p := extractPage(t, page, "https://amt.example/daten")
 	wantIn(t, p, "Quelle: Statistisches Amt")
 }
+
+// An icon's self-closed <title/> inside SVG is an element, not the start of
+// a title running to the end of the page; and what a <map> holds (a script
+// framework's component may bear its name) is shown, so it is read.
+func TestForeignTitleAndMapContent(t *testing.T) {
+	page := `<html><head><title>Ausflüge</title></head><body><header><a href="/"><svg viewBox="0 0 1 1"><title/><path d="M0"/></svg></a></header>
+<main><h1>Ausflüge</h1>` + paragraphs("the trips", 2) + `<map id="guide" :markers="[]"><p>` + prose("the trip inside the map", 1) + `</p></map>
+<svg><style>.a{fill:red}</style></svg>` + paragraphs("the trips' end", 2) + `</main></body></html>`
+	p := extractPage(t, page, "https://ausflug.example/herbst")
+	wantIn(t, p, prose("the trips", 1), prose("the trip inside the map", 1), prose("the trips' end", 2))
+}
