@@ -37,11 +37,40 @@ func dropCallsToAction(root *html.Node) {
 	}, func(c *html.Node) bool { return c.DataAtom != atom.Pre && c.DataAtom != atom.Code })
 }
 
-// alone says whether the block around n holds no words but label (n's).
+// alone says whether n stands alone: the block around it holds no words
+// but label (n's), or no words of a sentence touch it (a row of buttons,
+// "Print" and "Share" side by side, is not a sentence: "To learn more,
+// call" is).
 func alone(n *html.Node, label string) bool {
 	b := n.Parent
 	for b != nil && b.Type == html.ElementNode && inline(b) {
 		b = b.Parent
 	}
-	return b == nil || ctaLabel(nodeText(b, 128)) == label
+	if b == nil || ctaLabel(nodeText(b, 128)) == label {
+		return true
+	}
+	for c := n; c != b; c = c.Parent {
+		if wordBeside(c.PrevSibling, true) || wordBeside(c.NextSibling, false) {
+			return false
+		}
+	}
+	return true
+}
+
+// wordBeside says whether the text nodes next to a node (its siblings from
+// s on, backwards when back) hold a word before the next element.
+func wordBeside(s *html.Node, back bool) bool {
+	for ; s != nil && s.Type != html.ElementNode; s = next(s, back) {
+		if s.Type == html.TextNode && ctaLabel(s.Data) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+func next(s *html.Node, back bool) *html.Node {
+	if back {
+		return s.PrevSibling
+	}
+	return s.NextSibling
 }

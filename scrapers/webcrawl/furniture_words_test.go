@@ -131,3 +131,14 @@ func TestForeignTitleAndMapContent(t *testing.T) {
 	p := extractPage(t, page, "https://ausflug.example/herbst")
 	wantIn(t, p, prose("the trips", 1), prose("the trip inside the map", 1), prose("the trips' end", 2))
 }
+
+// A label in a row of buttons (Print beside Pin) stands alone though its
+// block holds other labels; in a sentence it does not.
+func TestLabelInARowOfButtons(t *testing.T) {
+	page := `<html><head><title>Rezept</title></head><body><main><h1>Rezept</h1>` + paragraphs("the cake", 3) +
+		`<div class="buttons"><a href="/print">Rezept drucken</a> <a href="/pin">Merken auf Pinterest</a></div>
+<p>Zum Schluss <a href="/x">drucken</a> Sie das Blatt aus und legen es bereit.</p></main></body></html>`
+	p := extractPage(t, page, "https://backen.example/kuchen")
+	wantIn(t, p, prose("the cake", 3), "Merken auf Pinterest", "Zum Schluss [drucken]")
+	wantOut(t, p, "Rezept drucken")
+}
