@@ -6,7 +6,7 @@ package webcrawl
 // space before it counts the same).
 
 var englishFurniture = furnitureWords{
-	asides: []string{
+	asides: []string{"leave a reply", "leave a comment", "post a comment", "add a comment", "write a comment", "submit a comment",
 		"you may also like", "you might also like", "you may like", "you might like", "you may also be interested",
 		"related products", "related items", "related articles", "related posts", "related stories", "related content",
 		"related reading", "related news", "related resources", "related links",
@@ -27,7 +27,7 @@ var englishFurniture = furnitureWords{
 	},
 	articleAsides: []string{"leave a reply", "leave a comment", "comments", "join the conversation",
 		"about the author", "post a comment", "responses", "discussion"},
-	labels: []string{
+	labels: []string{"reply", "reply to this comment", "print", "print this page", "print recipe",
 		"read more", "learn more", "see more", "view more", "find out more", "more",
 		"read the story", "read their story", "read blog", "read case study", "watch demo",
 		"get started", "contact us", "know more", "continue reading", "view all",
@@ -43,14 +43,14 @@ var englishFurniture = furnitureWords{
 	},
 	leadIns:   []string{"read more:", "read also:", "also read:", "see also:", "related:", "read:", "watch:", "more on this:"},
 	credits:   []string{"photo:", "photos:", "photo credit", "photo by", "image:", "image credit", "image via", "credit:", "credits:", "source:", "illustration:", "©", "copyright ©", "copyright (c)"},
-	datelines: []string{"posted on", "published on", "published:", "last updated", "last modified", "updated:", "updated on", "release date:", "posted by", "written by"},
-	notices: []string{"you must be logged in", "log in to comment", "login to comment", "to view the full story",
+	datelines: []string{"comment by", "last updated:", "by:", "posted on", "published on", "published:", "last updated", "last modified", "updated:", "updated on", "release date:", "posted by", "written by"},
+	notices: []string{"your cart is empty", "your shopping cart is empty", "no responses yet", "no response so far", "be the first to comment", "thank you for your support", "support our journalism", "sign up for our newsletter", "subscribe to our newsletter", "want to be informed", "you must be logged in", "log in to comment", "login to comment", "to view the full story",
 		"already a subscriber", "subscribe to continue reading", "all rights reserved", "comments are closed",
 		"email address will not be published", "uses akismet", "this website uses cookies", "this site uses cookies", "we use cookies"},
 }
 
 var germanFurniture = furnitureWords{
-	asides: []string{
+	asides: []string{"schreibe einen kommentar", "kommentar schreiben", "hinterlasse einen kommentar", "hinterlassen sie einen kommentar", "kommentar verfassen", "verwandte themenbereiche", "das thema könnte dich auch interessieren", "das thema könnte sie auch interessieren", "weitere kolumnen", "mehr kolumnen",
 		"mehr zum thema", "mehr aus", "mehr von", "weitere artikel", "weitere beiträge", "weitere nachrichten",
 		"weitere meldungen", "weitere news", "weitere themen", "das könnte sie auch interessieren",
 		"das könnte dich auch interessieren", "das könnte sie interessieren", "das könnte dich interessieren",
@@ -66,7 +66,7 @@ var germanFurniture = furnitureWords{
 	articleAsides: []string{"kommentare", "kommentar schreiben", "schreibe einen kommentar", "hinterlasse einen kommentar",
 		"hinterlassen sie einen kommentar", "kommentieren", "leserkommentare", "diskussion", "über den autor",
 		"über die autorin", "zum autor", "zur autorin"},
-	labels: []string{
+	labels: []string{"schreibe einen kommentar", "einen kommentar schreiben", "kommentar verfassen", "antwort",
 		"weiterlesen", "mehr lesen", "mehr erfahren", "mehr", "mehr anzeigen", "alle anzeigen", "zurück",
 		"zurück zur übersicht", "zurück zur startseite", "zur übersicht", "nach oben", "zurück nach oben",
 		"zum seitenanfang", "seitenanfang", "drucken", "seite drucken", "artikel drucken", "rezept drucken",
@@ -81,7 +81,7 @@ var germanFurniture = furnitureWords{
 		"hier geht es zu", "hier geht's zu", "hier gehts zu", "hier lesen sie", "das könnte sie auch interessieren:"},
 	credits:   []string{"foto:", "fotos:", "bild:", "bilder:", "titelbild:", "titelfoto:", "bildquelle:", "quelle:", "quellen:", "bild via", "foto via", "grafik:", "fotonachweis:", "bildnachweis:"},
 	datelines: []string{"veröffentlicht am", "veröffentlicht:", "aktualisiert am", "aktualisiert:", "zuletzt aktualisiert", "erstellt am", "geschrieben von", "geschrieben am", "verfasst von", "verfasst am", "der beitrag wurde am", "dieser beitrag wurde am", "dieser eintrag wurde", "stand:", "autor:", "autorin:"},
-	notices: []string{"müssen sie sich anmelden", "müssen sie angemeldet sein", "müssen sich einloggen", "müssen angemeldet sein",
+	notices: []string{"müssen sie eingeloggt sein", "musst eingeloggt sein", "kommentieren zu können", "um kommentare zu", "noch keine bewertungen", "artikel bewerten", "warenkorb ist leer", "unterstütze uns", "unterstützen sie uns", "gefällt dir unser", "gefällt ihnen unser", "newsletter abonnieren", "zum newsletter anmelden", "für unseren newsletter", "nichts mehr verpassen", "nichts mehr versäumen", "müssen sie sich anmelden", "müssen sie angemeldet sein", "müssen sich einloggen", "müssen angemeldet sein",
 		"bitte loggen sie sich", "bitte melden sie sich an", "um kommentieren zu können", "um kommentare zu schreiben",
 		"e-mail-adresse wird nicht veröffentlicht", "email-adresse wird nicht veröffentlicht", "verwendet akismet",
 		"alle rechte vorbehalten", "kommentare sind geschlossen", "kommentarfunktion ist", "keine kommentare möglich",
@@ -90,7 +90,7 @@ var germanFurniture = furnitureWords{
 }
 
 var frenchFurniture = furnitureWords{
-	asides: []string{"à lire aussi", "lire aussi", "à voir aussi", "à découvrir aussi", "sur le même sujet", "sur le même thème",
+	asides: []string{"laisser un commentaire", "laissez un commentaire", "publier un commentaire", "écrire un commentaire", "ajouter un commentaire", "à lire aussi", "lire aussi", "à voir aussi", "à découvrir aussi", "sur le même sujet", "sur le même thème",
 		"articles similaires", "articles liés", "articles connexes", "dans la même rubrique", "vous aimerez aussi",
 		"vous aimerez peut-être", "vous pourriez aussi aimer", "vous pourriez aimer", "les plus lus", "les plus populaires",
 		"derniers articles", "nos derniers articles", "partager", "partagez", "suivez-nous", "suivez nous",
@@ -103,13 +103,13 @@ var frenchFurniture = furnitureWords{
 	leadIns:   []string{"à lire aussi", "lire aussi", "à voir aussi", "voir aussi", "à lire également", "lire également", "à découvrir:", "lire la suite:"},
 	credits:   []string{"photo:", "photos:", "crédit:", "crédits:", "crédit photo", "crédits photo", "source:", "sources:", "illustration:", "image:"},
 	datelines: []string{"publié le", "mis à jour le", "modifié le", "publié:", "mis à jour:", "dernière mise à jour"},
-	notices: []string{"tous droits réservés", "vous devez être connecté", "adresse e-mail ne sera pas publiée",
+	notices: []string{"votre panier est vide", "abonnez-vous à notre newsletter", "inscrivez-vous à notre newsletter", "soutenez-nous", "tous droits réservés", "vous devez être connecté", "adresse e-mail ne sera pas publiée",
 		"adresse de messagerie ne sera pas publiée", "adresse email ne sera pas publiée", "utilise akismet",
 		"réservé aux abonnés", "déjà abonné", "utilise des cookies", "avez-vous apprécié cet article"},
 }
 
 var spanishFurniture = furnitureWords{
-	asides: []string{"noticias relacionadas", "notas relacionadas", "artículos relacionados", "articulos relacionados",
+	asides: []string{"deja un comentario", "deja tu comentario", "dejar un comentario", "escribe un comentario", "noticias relacionadas", "notas relacionadas", "artículos relacionados", "articulos relacionados",
 		"te puede interesar", "te puede gustar", "también te puede interesar", "le puede interesar", "puede interesarte",
 		"te recomendamos", "lee también", "lea también", "más noticias", "más leídas", "lo más leído", "lo más visto",
 		"últimas noticias", "relacionados", "relacionadas", "comparte", "compartir", "síguenos", "siguenos",
@@ -122,14 +122,14 @@ var spanishFurniture = furnitureWords{
 		"más información:", "relacionado:", "relacionada:", "noticia relacionada", "nota relacionada"},
 	credits:   []string{"foto:", "fotos:", "fuente:", "fuentes:", "crédito:", "créditos:", "imagen:", "ilustración:"},
 	datelines: []string{"publicado el", "actualizado el", "publicado:", "actualizado:", "última actualización"},
-	notices: []string{"todos los derechos reservados", "debes iniciar sesión", "debe iniciar sesión",
+	notices: []string{"tu carrito está vacío", "su carrito está vacío", "apoya nuestro periodismo", "suscríbete a nuestro boletín", "todos los derechos reservados", "debes iniciar sesión", "debe iniciar sesión",
 		"dirección de correo electrónico no será publicada", "correo electrónico no será publicada", "usa akismet",
 		"ya eres suscriptor", "utiliza cookies", "utilizamos cookies", "usamos cookies", "únete a nuestro canal",
 		"síguenos en", "siguenos en", "hazte miembro", "suscríbete a nuestro", "tú también puedes hacer periodismo"},
 }
 
 var italianFurniture = furnitureWords{
-	asides: []string{"leggi anche", "potrebbe interessarti", "ti potrebbe interessare", "potrebbero interessarti",
+	asides: []string{"lascia un commento", "scrivi un commento", "leggi anche", "potrebbe interessarti", "ti potrebbe interessare", "potrebbero interessarti",
 		"articoli correlati", "notizie correlate", "correlati", "più letti", "i più letti", "ultime notizie",
 		"condividi", "seguici", "iscriviti alla newsletter", "pubblicità"},
 	articleAsides: []string{"commenti", "lascia un commento", "lascia un commento", "sull'autore", "l'autore"},
@@ -138,12 +138,12 @@ var italianFurniture = furnitureWords{
 	leadIns:   []string{"leggi anche", "leggi pure", "vedi anche", "potrebbe interessarti:", "approfondisci:"},
 	credits:   []string{"foto:", "fonte:", "fonti:", "crediti:", "credito:", "immagine:"},
 	datelines: []string{"pubblicato il", "aggiornato il", "ultimo aggiornamento", "pubblicato:"},
-	notices: []string{"tutti i diritti riservati", "devi essere connesso", "indirizzo email non sarà pubblicato",
+	notices: []string{"il carrello è vuoto", "iscriviti alla nostra newsletter", "tutti i diritti riservati", "devi essere connesso", "indirizzo email non sarà pubblicato",
 		"usa akismet", "utilizza cookie", "utilizza i cookie", "già abbonato"},
 }
 
 var portugueseFurniture = furnitureWords{
-	asides: []string{"leia também", "veja também", "notícias relacionadas", "artigos relacionados", "mais lidas",
+	asides: []string{"deixe um comentário", "deixe seu comentário", "deixe o seu comentário", "leia também", "veja também", "notícias relacionadas", "artigos relacionados", "mais lidas",
 		"mais lidos", "você também pode gostar", "pode te interessar", "pode interessar", "compartilhe", "partilhe",
 		"siga-nos", "publicidade"},
 	articleAsides: []string{"comentários", "deixe um comentário", "deixe seu comentário", "sobre o autor"},
@@ -152,12 +152,12 @@ var portugueseFurniture = furnitureWords{
 	leadIns:   []string{"leia também", "leia mais:", "veja também", "saiba mais:", "veja:", "leia:"},
 	credits:   []string{"foto:", "fotos:", "fonte:", "crédito:", "créditos:", "imagem:"},
 	datelines: []string{"publicado em", "atualizado em", "publicado:", "atualizado:"},
-	notices: []string{"todos os direitos reservados", "precisa fazer login", "endereço de e-mail não será publicado",
+	notices: []string{"seu carrinho está vazio", "o carrinho está vazio", "assine nossa newsletter", "todos os direitos reservados", "precisa fazer login", "endereço de e-mail não será publicado",
 		"email não será publicado", "usa o akismet", "utiliza cookies", "usa cookies"},
 }
 
 var polishFurniture = furnitureWords{
-	asides: []string{"czytaj także", "czytaj też", "zobacz także", "zobacz też", "polecamy", "podobne artykuły",
+	asides: []string{"dodaj komentarz", "napisz komentarz", "zostaw komentarz", "czytaj także", "czytaj też", "zobacz także", "zobacz też", "polecamy", "podobne artykuły",
 		"powiązane artykuły", "powiązane", "najczęściej czytane", "najpopularniejsze", "najnowsze", "udostępnij",
 		"przeczytaj także", "przeczytaj też", "reklama"},
 	articleAsides: []string{"komentarze", "dodaj komentarz", "skomentuj", "o autorze"},
@@ -166,12 +166,12 @@ var polishFurniture = furnitureWords{
 	leadIns:   []string{"czytaj także", "czytaj też", "czytaj więcej", "zobacz także", "zobacz też", "przeczytaj także", "przeczytaj też", "polecamy:", "czytaj:", "zobacz:"},
 	credits:   []string{"fot.", "fot:", "foto:", "zdjęcie:", "zdjęcia:", "źródło:", "źródła:", "ilustracja:"},
 	datelines: []string{"opublikowano", "aktualizacja:", "data publikacji", "data dodania", "dodano:", "autor:"},
-	notices: []string{"wszelkie prawa zastrzeżone", "musisz być zalogowany", "adres e-mail nie zostanie opublikowany",
+	notices: []string{"koszyk jest pusty", "zapisz się do newslettera", "wszelkie prawa zastrzeżone", "musisz być zalogowany", "adres e-mail nie zostanie opublikowany",
 		"adres email nie zostanie opublikowany", "używa plików cookie", "korzysta z plików cookie", "wykorzystuje pliki cookie"},
 }
 
 var dutchFurniture = furnitureWords{
-	asides: []string{"lees ook", "meer over", "gerelateerde artikelen", "gerelateerd", "meest gelezen", "delen",
+	asides: []string{"laat een reactie achter", "geef een reactie", "plaats een reactie", "lees ook", "meer over", "gerelateerde artikelen", "gerelateerd", "meest gelezen", "delen",
 		"volg ons", "meer nieuws"},
 	articleAsides: []string{"reacties", "laat een reactie achter", "geef een reactie", "over de auteur"},
 	labels:        []string{"lees meer", "meer lezen", "terug", "naar boven", "afdrukken", "printen", "delen", "reageren", "sluiten"},

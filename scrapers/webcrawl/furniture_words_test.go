@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // Every language's table is read: a section titled "Read also" in German,
@@ -141,4 +144,68 @@ func TestLabelInARowOfButtons(t *testing.T) {
 	p := extractPage(t, page, "https://backen.example/kuchen")
 	wantIn(t, p, prose("the cake", 3), "Merken auf Pinterest", "Zum Schluss [drucken]")
 	wantOut(t, p, "Rezept drucken")
+}
+
+// The heading of a comment form (Leave a reply, Schreibe einen Kommentar,
+// Publier un commentaire…) titles an aside on every kind of page, not only
+// on articles: a page that does not say it is an article loses the form's
+// notes too.
+func TestCommentFormHeadingOnAnyPage(t *testing.T) {
+	for _, title := range []string{"Leave a Reply", "Schreibe einen Kommentar", "Publier un commentaire", "Deja un comentario",
+		"Lascia un commento", "Deixe um comentário", "Dodaj komentarz"} {
+		t.Run(title, func(t *testing.T) {
+			page := `<html><head><title>Blog</title></head><body><main><h1>Blog</h1>` + paragraphs("the post", 4) +
+				`<h3>` + title + `</h3><p>` + prose("the comment form's note", 1) + `</p></main></body></html>`
+			p := extractPage(t, page, "https://blog.example/post")
+			wantIn(t, p, prose("the post", 1), prose("the post", 4))
+			wantOut(t, p, title, prose("the comment form's note", 1))
+		})
+	}
+}
+
+// Notices added with the comment, shop and support prompts: a login to
+// comment, a rating prompt, an empty cart, a plea for support, a newsletter.
+func TestFurnitureNoticesOfPrompts(t *testing.T) {
+	lines := []string{
+		`<p>Um den Tipp "Tomaten" kommentieren zu können, müssen Sie eingeloggt sein.</p>`,
+		`<div>Du musst <a href="#login">Eingeloggt</a> sein um Kommentare zu schreiben!</div>`,
+		`<p>(Noch keine Bewertungen)</p>`,
+		`<p>Ihr Warenkorb ist leer</p>`,
+		`<p>Gefällt dir unser Magazin? Unterstütze uns mit einem Abo.</p>`,
+		`<p>Your cart is empty.</p>`,
+		`<p>No responses yet</p>`,
+	}
+	page := `<html><head><title>Tipp</title></head><body><main><h1>Tipp</h1>` + paragraphs("the tip", 3) +
+		strings.Join(lines, "\n") + paragraphs("the tip's end", 2) + `</main></body></html>`
+	p := extractPage(t, page, "https://kochen.example/tipp")
+	wantIn(t, p, prose("the tip", 1), prose("the tip's end", 2))
+	wantOut(t, p, "Tomaten", "Eingeloggt", "Bewertungen", "Warenkorb", "Unterstütze", "cart is empty", "No responses")
+}
+
+// When everything looks like furniture and the whole page is taken, the
+// word rules still run on it: its lone labels and lines of furniture go.
+func TestWordFurnitureOnTheWholePage(t *testing.T) {
+	var items strings.Builder
+	for i := range 20 {
+		fmt.Fprintf(&items, "<li><a href=\"/n%d\">Notiz Nummer %d über den Garten</a></li>", i, i)
+	}
+	box := `<aside class="sidebar"><ul>` + items.String() + `</ul><div>Foto: Max Muster / Agentur</div>` +
+		`<div class="tools"><a href="/print">Seite drucken</a></div></aside>`
+	page := `<html><body>` + box + box + box + `</body></html>`
+	doc, err := html.Parse(strings.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := findElement(doc, atom.Body)
+	chosen, note := chooseContent(body, kindOther)
+	if note != noteWhole {
+		t.Fatalf("note %q, want the whole page taken (%q)", note, noteWhole)
+	}
+	var text strings.Builder
+	for _, n := range chosen {
+		text.WriteString(nodeText(n, 1<<20))
+	}
+	if got := text.String(); !strings.Contains(got, "Notiz Nummer 19") || strings.Contains(got, "Max Muster") || strings.Contains(got, "Seite drucken") {
+		t.Errorf("whole page taken with its furniture, or without its text:\n%s", got)
+	}
 }
