@@ -317,6 +317,9 @@ func chooseContent(body *html.Node, kind pageKind) ([]*html.Node, string) {
 		dropWordFurniture(wider, kind, scratch)
 		return []*html.Node{wider}, noteWider
 	}
+	if lead := leadBefore(region, chosen); lead != nil {
+		return []*html.Node{lead, chosen}, ""
+	}
 	return []*html.Node{chosen}, ""
 }
 

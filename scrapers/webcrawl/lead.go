@@ -1,0 +1,85 @@
+package webcrawl
+
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// A news article's lead (its standfirst: the paragraph or two under the
+// headline that sums it up) is often outside the element its software
+// names as the text: in the header, beside the headline and the date. When
+// the content was narrowed to a block that leaves it out, the lead is taken
+// too, before it: the first element after the page's <h1> and before the
+// chosen block whose class or id names a lead, holding a sentence or a few.
+
+// leadWords are the class and id words that name a lead, in the languages
+// sites name their classes in.
+var leadWords = map[string]bool{
+	"lead": true, "leadin": true, "intro": true, "introduction": true, "abstract": true, "teaser": true,
+	"standfirst": true, "summary": true, "deck": true, "dek": true, "subtitle": true, "subheadline": true,
+	"subhead": true, "excerpt": true, "description": true, "strapline": true,
+	// German, French, Spanish, Italian, Polish
+	"vorspann": true, "anreisser": true, "einleitung": true, "chapo": true, "chapeau": true, "entradilla": true,
+	"bajada": true, "sumario": true, "catenaccio": true, "sommario": true, "lid": true, "zajawka": true,
+}
+
+// The text (bytes) a lead holds.
+const (
+	leadMin = 40
+	leadMax = 1500
+	// leadWalk bounds the elements looked at between the headline and the
+	// chosen block.
+	leadWalk = 2000
+)
+
+// leadBefore is the lead of the page (see above) that region holds before
+// chosen and chosen does not hold, or nil.
+func leadBefore(region, chosen *html.Node) *html.Node {
+	if chosen == region {
+		return nil
+	}
+	h1 := findElement(region, atom.H1)
+	seen := h1 == nil
+	if h1 != nil && under(chosen, h1) {
+		return nil
+	}
+	steps := 0
+	var found *html.Node
+	var walk func(n *html.Node) bool // false: stop
+	walk = func(n *html.Node) bool {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			if steps++; steps > leadWalk || c == chosen {
+				return false
+			}
+			if c == h1 {
+				seen = true
+				continue
+			}
+			if seen && !under(chosen, c) && classTokens(c, func(w string) bool { return leadWords[w] }) {
+				if t := strings.TrimSpace(nodeText(c, leadMax+1)); len(t) >= leadMin && len(t) <= leadMax && !leadHeld(chosen, t) {
+					found = c
+					return false
+				}
+			}
+			if !walk(c) {
+				return false
+			}
+		}
+		return true
+	}
+	walk(region)
+	return found
+}
+
+// leadHeld says whether chosen already holds the lead's text t (its
+// start, as sites repeat a lead as the text's first paragraph).
+func leadHeld(chosen *html.Node, t string) bool {
+	key := strings.Join(strings.Fields(t), " ")
+	key = truncateBytes(key, 60)
+	return strings.Contains(strings.Join(strings.Fields(nodeText(chosen, 1<<20)), " "), key)
+}

@@ -1,0 +1,30 @@
+package webcrawl
+
+import (
+	"strings"
+	"testing"
+)
+
+// An article's lead in its header (beside the headline, outside the block
+// its software names as the text) is kept, before the text; one the text
+// repeats is not doubled; a teaser above the headline (another story's) is
+// not a lead.
+func TestLeadOutsideTheArticleBody(t *testing.T) {
+	lead := "Die Jugendverbände der Landwirtschaft fordern eine Prämie. In einem ersten Gespräch zeigte sich die Ministerin offen."
+	page := `<html><head><title>Prämie</title><meta property="og:type" content="article"></head><body>
+<div class="top"><p class="teaser">` + prose("another story's teaser", 1) + `</p></div>
+<article><header><h1 class="a-title">Prämie</h1><p class="a-lead">` + lead + `</p></header>
+<div class="entry-content">` + paragraphs("the report", 5) + `</div></article></body></html>`
+	p := extractPage(t, page, "https://zeitung.example/praemie")
+	wantIn(t, p, lead, prose("the report", 1), prose("the report", 5))
+	wantOut(t, p, prose("another story's teaser", 1))
+	if i, j := strings.Index(p.Markdown, "Die Jugendverbände"), strings.Index(p.Markdown, prose("the report", 1)); i > j {
+		t.Errorf("the lead comes after the text:\n%s", shown(p))
+	}
+
+	repeated := strings.Replace(page, `<div class="entry-content">`, `<div class="entry-content"><p>`+lead+`</p>`, 1)
+	p = extractPage(t, repeated, "https://zeitung.example/praemie")
+	if n := strings.Count(p.Markdown, "Die Jugendverbände"); n != 1 {
+		t.Errorf("the lead is there %d times:\n%s", n, shown(p))
+	}
+}
