@@ -19,6 +19,11 @@ func asideHeading(text string, article bool) bool {
 	if t == "" || len(t) > 80 {
 		return false
 	}
+	// A count before the words ("0 Kommentare", "12 Responses") is not
+	// part of them.
+	if u := strings.TrimLeft(t, "0123456789 "); u != t && u != "" {
+		t = u
+	}
 	return hasPrefixAny(t, furniturePhrases.asides) || article && hasPrefixAny(t, furniturePhrases.articleAsides)
 }
 

@@ -133,7 +133,7 @@ func containsAny(s string, ps []string) bool {
 const (
 	leadInMax   = 300
 	creditMax   = 160
-	datelineMax = 100
+	datelineMax = 200
 	noticeMax   = 400
 )
 
@@ -141,21 +141,85 @@ const (
 // it) is a line of furniture by its words: a lead-in to another page (with
 // a link in it), a credit, a dateline or a notice.
 func furnitureLine(n *html.Node, t string) bool {
+	return furnitureLineLinked(t, n != nil && (n.DataAtom == atom.A || findElement(n, atom.A) != nil))
+}
+
+// furnitureLineLinked is furnitureLine of a line's text t, given whether
+// the line holds a link. A credit may be in brackets ("(Credit: …)").
+func furnitureLineLinked(t string, linked bool) bool {
 	l := lineForm(t)
 	if l == "" {
 		return false
 	}
 	switch {
-	case len(l) <= creditMax && hasPrefixAny(l, furniturePhrases.credits):
+	case len(l) <= creditMax && hasPrefixAny(strings.TrimLeft(l, "([ "), furniturePhrases.credits):
 		return true
 	case len(l) <= datelineMax && hasPrefixAny(l, furniturePhrases.datelines):
 		return true
-	case len(l) <= leadInMax && hasPrefixAny(l, furniturePhrases.leadIns) && findElement(n, atom.A) != nil:
+	case len(l) <= leadInMax && hasPrefixAny(l, furniturePhrases.leadIns) && linked:
 		return true
 	case len(l) <= noticeMax && containsAny(l, furniturePhrases.notices):
 		return true
 	}
 	return false
+}
+
+// dropFurnitureRuns unlinks, under root, the lines of furniture that are
+// not blocks of their own: a run of text and inline elements that a <br>
+// or a block ends (a caption's "<br>Quelle: …", a login notice written
+// loose in a div between a form and the sidebar). A block that is one line
+// is dropFurnitureLines'.
+func dropFurnitureRuns(root *html.Node) {
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		var run []*html.Node
+		end := func(brk *html.Node) {
+			if len(run) > 0 && (brk != nil || len(run) < countChildren(n)) {
+				var b strings.Builder
+				linked := false
+				for _, r := range run {
+					if r.Type == html.TextNode {
+						b.WriteString(r.Data)
+					} else {
+						b.WriteString(nodeText(r, noticeMax+1))
+						linked = linked || r.DataAtom == atom.A || findElement(r, atom.A) != nil
+					}
+				}
+				if furnitureLineLinked(b.String(), linked) {
+					for _, r := range run {
+						n.RemoveChild(r)
+					}
+					if brk != nil && brk.DataAtom == atom.Br {
+						n.RemoveChild(brk)
+					}
+				}
+			}
+			run = run[:0]
+		}
+		for c := n.FirstChild; c != nil; {
+			next := c.NextSibling
+			switch {
+			case c.Type == html.TextNode || c.Type == html.ElementNode && inline(c) && c.DataAtom != atom.Br:
+				run = append(run, c)
+			case c.Type == html.ElementNode:
+				end(c)
+				if c.DataAtom != atom.Br && c.DataAtom != atom.Pre && c.DataAtom != atom.Code && c.DataAtom != atom.Table {
+					walk(c)
+				}
+			}
+			c = next
+		}
+		end(nil)
+	}
+	walk(root)
+}
+
+func countChildren(n *html.Node) int {
+	k := 0
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		k++
+	}
+	return k
 }
 
 // dropFurnitureLines unlinks, under root, the blocks of text (paragraphs,

@@ -179,7 +179,7 @@ func TestFurnitureNoticesOfPrompts(t *testing.T) {
 		strings.Join(lines, "\n") + paragraphs("the tip's end", 2) + `</main></body></html>`
 	p := extractPage(t, page, "https://kochen.example/tipp")
 	wantIn(t, p, prose("the tip", 1), prose("the tip's end", 2))
-	wantOut(t, p, "Tomaten", "Eingeloggt", "Bewertungen", "Warenkorb", "Unterstütze", "cart is empty", "No responses")
+	wantOut(t, p, "Tomaten", "Eingeloggt", "Bewertungen", "Warenkorb", "Gefällt dir unser", "cart is empty", "No responses")
 }
 
 // When everything looks like furniture and the whole page is taken, the
@@ -207,5 +207,33 @@ func TestWordFurnitureOnTheWholePage(t *testing.T) {
 	}
 	if got := text.String(); !strings.Contains(got, "Notiz Nummer 19") || strings.Contains(got, "Max Muster") || strings.Contains(got, "Seite drucken") {
 		t.Errorf("whole page taken with its furniture, or without its text:\n%s", got)
+	}
+}
+
+// A line of furniture that is not a block of its own goes too: a credit
+// after a caption's <br> (in brackets or not), a login notice written loose
+// in a div beside a form; the caption's own line and the text's loose
+// sentences stay.
+func TestFurnitureRunsBetweenBreaks(t *testing.T) {
+	page := `<html><head><title>Bericht</title></head><body><main><h1>Bericht</h1>` + paragraphs("the report", 3) +
+		`<p><img src="/a.png" alt="Grafik"><br><em>(Credit: Clayton Aldern / Grist)</em></p>
+<p>Die Kernkraft ist nicht nachhaltig.<br>Quelle: jorisvo / Fotolia.com</p>
+<div><form action="/c"><input name="q"></form> Du musst <a href="#login">Eingeloggt</a> sein um Kommentare zu schreiben!<div>` +
+		prose("the report's loose end", 1) + `</div></div></main></body></html>`
+	p := extractPage(t, page, "https://zeitung.example/bericht")
+	wantIn(t, p, prose("the report", 3), "Die Kernkraft ist nicht nachhaltig.", prose("the report's loose end", 1))
+	wantOut(t, p, "Clayton", "jorisvo", "Eingeloggt")
+}
+
+// A count before an aside's words ("0 Kommentare", "12 Responses") does
+// not hide them.
+func TestAsideHeadingWithACount(t *testing.T) {
+	for _, h := range []string{"0 Kommentare", "12 Comments", "3 commentaires"} {
+		if !asideHeading(h, true) {
+			t.Errorf("%q is not read as an aside's heading", h)
+		}
+	}
+	if asideHeading("2024 Kommentare zur Lage", false) {
+		t.Errorf("an article-only heading was read on another page")
 	}
 }

@@ -330,6 +330,7 @@ func chooseContent(body *html.Node, kind pageKind) ([]*html.Node, string) {
 func dropWordFurniture(n *html.Node, kind pageKind, scratch textSizes) {
 	dropCallsToAction(n)
 	dropFurnitureLines(n)
+	dropFurnitureRuns(n)
 	dropAsides(n, kind == kindArticle, scratch)
 }
 
