@@ -6,7 +6,7 @@ package webcrawl
 // space before it counts the same).
 
 var englishFurniture = furnitureWords{
-	asides: []string{"leave a reply", "leave a comment", "post a comment", "add a comment", "write a comment", "submit a comment",
+	asides: []string{"more from", "more in", "more on this story", "related:", "read more:", "recommended stories", "top stories", "leave a reply", "leave a comment", "post a comment", "add a comment", "write a comment", "submit a comment",
 		"you may also like", "you might also like", "you may like", "you might like", "you may also be interested",
 		"related products", "related items", "related articles", "related posts", "related stories", "related content",
 		"related reading", "related news", "related resources", "related links",
@@ -50,7 +50,7 @@ var englishFurniture = furnitureWords{
 }
 
 var germanFurniture = furnitureWords{
-	asides: []string{"schreibe einen kommentar", "kommentar schreiben", "hinterlasse einen kommentar", "hinterlassen sie einen kommentar", "kommentar verfassen", "verwandte themenbereiche", "das thema könnte dich auch interessieren", "das thema könnte sie auch interessieren", "weitere kolumnen", "mehr kolumnen",
+	asides: []string{"mehr lesen", "mehr dazu", "lesen sie weiter", "mehr zu diesem thema", "links zum thema", "weitere links", "passend zum thema", "passende artikel", "auch lesenswert", "schreibe einen kommentar", "kommentar schreiben", "hinterlasse einen kommentar", "hinterlassen sie einen kommentar", "kommentar verfassen", "verwandte themenbereiche", "das thema könnte dich auch interessieren", "das thema könnte sie auch interessieren", "weitere kolumnen", "mehr kolumnen",
 		"mehr zum thema", "mehr aus", "mehr von", "weitere artikel", "weitere beiträge", "weitere nachrichten",
 		"weitere meldungen", "weitere news", "weitere themen", "das könnte sie auch interessieren",
 		"das könnte dich auch interessieren", "das könnte sie interessieren", "das könnte dich interessieren",
@@ -90,7 +90,7 @@ var germanFurniture = furnitureWords{
 }
 
 var frenchFurniture = furnitureWords{
-	asides: []string{"laisser un commentaire", "laissez un commentaire", "publier un commentaire", "écrire un commentaire", "ajouter un commentaire", "à lire aussi", "lire aussi", "à voir aussi", "à découvrir aussi", "sur le même sujet", "sur le même thème",
+	asides: []string{"articles en relation", "en relation", "articles recommandés", "nos articles", "voir aussi", "à lire", "lire la suite", "laisser un commentaire", "laissez un commentaire", "publier un commentaire", "écrire un commentaire", "ajouter un commentaire", "à lire aussi", "lire aussi", "à voir aussi", "à découvrir aussi", "sur le même sujet", "sur le même thème",
 		"articles similaires", "articles liés", "articles connexes", "dans la même rubrique", "vous aimerez aussi",
 		"vous aimerez peut-être", "vous pourriez aussi aimer", "vous pourriez aimer", "les plus lus", "les plus populaires",
 		"derniers articles", "nos derniers articles", "partager", "partagez", "suivez-nous", "suivez nous",
@@ -102,14 +102,14 @@ var frenchFurniture = furnitureWords{
 		"aucun commentaire", "fermer", "s'abonner", "télécharger", "afficher plus", "voir tout", "tout voir"},
 	leadIns:   []string{"à lire aussi", "lire aussi", "à voir aussi", "voir aussi", "à lire également", "lire également", "à découvrir:", "lire la suite:"},
 	credits:   []string{"photo:", "photos:", "crédit:", "crédits:", "crédit photo", "crédits photo", "source:", "sources:", "illustration:", "image:"},
-	datelines: []string{"publié le", "mis à jour le", "modifié le", "publié:", "mis à jour:", "dernière mise à jour"},
+	datelines: []string{"créé:", "créé le", "mis à jour:", "publié le", "mis à jour le", "modifié le", "publié:", "mis à jour:", "dernière mise à jour"},
 	notices: []string{"votre panier est vide", "abonnez-vous à notre newsletter", "inscrivez-vous à notre newsletter", "soutenez-nous", "tous droits réservés", "vous devez être connecté", "adresse e-mail ne sera pas publiée",
 		"adresse de messagerie ne sera pas publiée", "adresse email ne sera pas publiée", "utilise akismet",
 		"réservé aux abonnés", "déjà abonné", "utilise des cookies", "avez-vous apprécié cet article"},
 }
 
 var spanishFurniture = furnitureWords{
-	asides: []string{"deja un comentario", "deja tu comentario", "dejar un comentario", "escribe un comentario", "noticias relacionadas", "notas relacionadas", "artículos relacionados", "articulos relacionados",
+	asides: []string{"más sobre", "te podría interesar", "también te puede gustar", "noticias recomendadas", "también te recomendamos", "más de", "deja un comentario", "deja tu comentario", "dejar un comentario", "escribe un comentario", "noticias relacionadas", "notas relacionadas", "artículos relacionados", "articulos relacionados",
 		"te puede interesar", "te puede gustar", "también te puede interesar", "le puede interesar", "puede interesarte",
 		"te recomendamos", "lee también", "lea también", "más noticias", "más leídas", "lo más leído", "lo más visto",
 		"últimas noticias", "relacionados", "relacionadas", "comparte", "compartir", "síguenos", "siguenos",
@@ -129,7 +129,7 @@ var spanishFurniture = furnitureWords{
 }
 
 var italianFurniture = furnitureWords{
-	asides: []string{"lascia un commento", "scrivi un commento", "leggi anche", "potrebbe interessarti", "ti potrebbe interessare", "potrebbero interessarti",
+	asides: []string{"ti potrebbe piacere", "articoli recenti", "altri articoli", "leggi altro", "lascia un commento", "scrivi un commento", "leggi anche", "potrebbe interessarti", "ti potrebbe interessare", "potrebbero interessarti",
 		"articoli correlati", "notizie correlate", "correlati", "più letti", "i più letti", "ultime notizie",
 		"condividi", "seguici", "iscriviti alla newsletter", "pubblicità"},
 	articleAsides: []string{"commenti", "lascia un commento", "lascia un commento", "sull'autore", "l'autore"},
@@ -143,7 +143,7 @@ var italianFurniture = furnitureWords{
 }
 
 var portugueseFurniture = furnitureWords{
-	asides: []string{"deixe um comentário", "deixe seu comentário", "deixe o seu comentário", "leia também", "veja também", "notícias relacionadas", "artigos relacionados", "mais lidas",
+	asides: []string{"leia mais", "mais notícias", "relacionadas", "relacionados", "deixe um comentário", "deixe seu comentário", "deixe o seu comentário", "leia também", "veja também", "notícias relacionadas", "artigos relacionados", "mais lidas",
 		"mais lidos", "você também pode gostar", "pode te interessar", "pode interessar", "compartilhe", "partilhe",
 		"siga-nos", "publicidade"},
 	articleAsides: []string{"comentários", "deixe um comentário", "deixe seu comentário", "sobre o autor"},
@@ -157,13 +157,13 @@ var portugueseFurniture = furnitureWords{
 }
 
 var polishFurniture = furnitureWords{
-	asides: []string{"dodaj komentarz", "napisz komentarz", "zostaw komentarz", "czytaj także", "czytaj też", "zobacz także", "zobacz też", "polecamy", "podobne artykuły",
+	asides: []string{"czytaj również", "zobacz również", "przeczytaj również", "polecane", "więcej na ten temat", "może cię zainteresować", "warto przeczytać", "dodaj komentarz", "napisz komentarz", "zostaw komentarz", "czytaj także", "czytaj też", "zobacz także", "zobacz też", "polecamy", "podobne artykuły",
 		"powiązane artykuły", "powiązane", "najczęściej czytane", "najpopularniejsze", "najnowsze", "udostępnij",
 		"przeczytaj także", "przeczytaj też", "reklama"},
 	articleAsides: []string{"komentarze", "dodaj komentarz", "skomentuj", "o autorze"},
 	labels: []string{"czytaj więcej", "czytaj dalej", "więcej", "zobacz więcej", "drukuj", "wróć", "powrót", "do góry",
 		"udostępnij", "skomentuj", "odpowiedz", "brak komentarzy", "zamknij", "subskrybuj", "pobierz"},
-	leadIns:   []string{"czytaj także", "czytaj też", "czytaj więcej", "zobacz także", "zobacz też", "przeczytaj także", "przeczytaj też", "polecamy:", "czytaj:", "zobacz:"},
+	leadIns:   []string{"czytaj również", "zobacz również", "przeczytaj również", "czytaj także", "czytaj też", "czytaj więcej", "zobacz także", "zobacz też", "przeczytaj także", "przeczytaj też", "polecamy:", "czytaj:", "zobacz:"},
 	credits:   []string{"fot.", "fot:", "foto:", "zdjęcie:", "zdjęcia:", "źródło:", "źródła:", "ilustracja:"},
 	datelines: []string{"opublikowano", "aktualizacja:", "data publikacji", "data dodania", "dodano:", "autor:"},
 	notices: []string{"koszyk jest pusty", "zapisz się do newslettera", "wszelkie prawa zastrzeżone", "musisz być zalogowany", "adres e-mail nie zostanie opublikowany",
@@ -171,7 +171,7 @@ var polishFurniture = furnitureWords{
 }
 
 var dutchFurniture = furnitureWords{
-	asides: []string{"laat een reactie achter", "geef een reactie", "plaats een reactie", "lees ook", "meer over", "gerelateerde artikelen", "gerelateerd", "meest gelezen", "delen",
+	asides: []string{"lees meer", "ook interessant", "meer lezen", "laat een reactie achter", "geef een reactie", "plaats een reactie", "lees ook", "meer over", "gerelateerde artikelen", "gerelateerd", "meest gelezen", "delen",
 		"volg ons", "meer nieuws"},
 	articleAsides: []string{"reacties", "laat een reactie achter", "geef een reactie", "over de auteur"},
 	labels:        []string{"lees meer", "meer lezen", "terug", "naar boven", "afdrukken", "printen", "delen", "reageren", "sluiten"},
@@ -182,10 +182,10 @@ var dutchFurniture = furnitureWords{
 }
 
 var finnishFurniture = furnitureWords{
-	asides:        []string{"lue myös", "aiheesta lisää", "luetuimmat", "uusimmat", "jaa"},
+	asides:        []string{"lue aiheesta lisää", "lue lisää aiheesta", "lisää aiheesta", "aiheesta muualla", "lue myös", "aiheesta lisää", "luetuimmat", "uusimmat", "jaa"},
 	articleAsides: []string{"kommentit", "kommentoi"},
 	labels:        []string{"lue lisää", "jaa", "tulosta", "sulje", "takaisin"},
-	leadIns:       []string{"lue myös", "lue lisää:"},
+	leadIns:       []string{"lue aiheesta lisää", "lue myös:", "lue myös", "lue lisää:"},
 	credits:       []string{"kuva:", "kuvat:", "lähde:"},
 	datelines:     []string{"julkaistu", "päivitetty"},
 	notices:       []string{"kaikki oikeudet pidätetään"},

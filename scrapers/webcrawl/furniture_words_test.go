@@ -14,7 +14,8 @@ import (
 // aside, and its links go with it.
 func TestFurnitureAsidesInEveryLanguage(t *testing.T) {
 	for _, title := range []string{"Mehr zum Thema", "Das könnte Sie auch interessieren", "À lire aussi",
-		"Noticias relacionadas", "Leggi anche", "Czytaj także", "Leia também", "関連記事", "相关阅读"} {
+		"Noticias relacionadas", "Leggi anche", "Czytaj także", "Leia também", "関連記事", "相关阅读",
+		"Mehr lesen:", "Articles en relation", "Lue aiheesta lisää:", "Czytaj również", "Más sobre", "More from"} {
 		t.Run(title, func(t *testing.T) {
 			page := `<html><head><title>Bericht</title><meta property="og:type" content="article"></head><body><article>
 <h1>Bericht</h1>` + paragraphs("the report", 4) + `
