@@ -76,10 +76,10 @@ func leadBefore(region, chosen *html.Node) *html.Node {
 	return found
 }
 
-// leadHeld says whether chosen already holds the lead's text t (its
-// start, as sites repeat a lead as the text's first paragraph).
+// leadHeld says whether chosen already holds the lead's text t, whole (a
+// site may repeat its lead as the text's first paragraph; a first
+// paragraph that only begins alike is not the lead).
 func leadHeld(chosen *html.Node, t string) bool {
 	key := strings.Join(strings.Fields(t), " ")
-	key = truncateBytes(key, 60)
 	return strings.Contains(strings.Join(strings.Fields(nodeText(chosen, 1<<20)), " "), key)
 }

@@ -28,3 +28,15 @@ func TestLeadOutsideTheArticleBody(t *testing.T) {
 		t.Errorf("the lead is there %d times:\n%s", n, shown(p))
 	}
 }
+
+// A text whose first paragraph only begins like the lead does not hold it:
+// the lead is kept.
+func TestLeadThatTheTextOnlyBeginsLike(t *testing.T) {
+	lead := "Die Jugendverbände der Landwirtschaft in NRW fordern eine Prämie. In einem ersten Gespräch zeigte sich die Ministerin offen."
+	page := `<html><head><title>Prämie</title><meta property="og:type" content="article"></head><body>
+<article><header><h1>Prämie</h1><p class="a-lead">` + lead + `</p></header>
+<div class="entry-content"><p>Die Jugendverbände der Landwirtschaft in NRW fordern eine Existenzgründungsprämie, so sollen Höfe weiterleben.</p>` +
+		paragraphs("the report", 5) + `</div></article></body></html>`
+	p := extractPage(t, page, "https://zeitung.example/praemie")
+	wantIn(t, p, "In einem ersten Gespräch zeigte sich die Ministerin offen.", prose("the report", 5))
+}
