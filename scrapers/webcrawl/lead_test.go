@@ -35,7 +35,7 @@ func TestLeadThatTheTextOnlyBeginsLike(t *testing.T) {
 	lead := "Die Jugendverbände der Landwirtschaft in NRW fordern eine Prämie. In einem ersten Gespräch zeigte sich die Ministerin offen."
 	page := `<html><head><title>Prämie</title><meta property="og:type" content="article"></head><body>
 <article><header><h1>Prämie</h1><p class="a-lead">` + lead + `</p></header>
-<div class="entry-content"><p>Die Jugendverbände der Landwirtschaft in NRW fordern eine Existenzgründungsprämie, so sollen Höfe weiterleben.</p>` +
+<div class="entry-content"><p>Die Jugendverbände der Landwirtschaft in NRW fordern eine Prämie für Junge, so sollen Höfe weiterleben.</p>` +
 		paragraphs("the report", 5) + `</div></article></body></html>`
 	p := extractPage(t, page, "https://zeitung.example/praemie")
 	wantIn(t, p, "In einem ersten Gespräch zeigte sich die Ministerin offen.", prose("the report", 5))
