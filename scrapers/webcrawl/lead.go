@@ -60,7 +60,7 @@ func leadBefore(region, chosen *html.Node) *html.Node {
 				seen = true
 				continue
 			}
-			if seen && !under(chosen, c) && classTokens(c, func(w string) bool { return leadWords[w] }) {
+			if seen && !under(chosen, c) && (classTokens(c, func(w string) bool { return leadWords[w] }) || standfirst(c, h1)) {
 				if t := strings.TrimSpace(nodeText(c, leadMax+1)); len(t) >= leadMin && len(t) <= leadMax && !leadHeld(chosen, t) {
 					found = c
 					return false
@@ -83,3 +83,21 @@ func leadHeld(chosen *html.Node, t string) bool {
 	key := strings.Join(strings.Fields(t), " ")
 	return strings.Contains(strings.Join(strings.Fields(nodeText(chosen, 1<<20)), " "), key)
 }
+
+// standfirst says whether c, with no class naming a lead, is one by its
+// place: the paragraph or subheading right after the headline, a sentence
+// or more long (leadSentence), with no link.
+func standfirst(c, h1 *html.Node) bool {
+	if h1 == nil || c.Parent != h1.Parent || c.DataAtom != atom.P && c.DataAtom != atom.H2 {
+		return false
+	}
+	prev := c.PrevSibling
+	for prev != nil && prev.Type != html.ElementNode {
+		prev = prev.PrevSibling
+	}
+	return prev == h1 && findElement(c, atom.A) == nil && textLen(nodeText(c, leadSentence)) >= leadSentence
+}
+
+// leadSentence is the text (bytes) from which a paragraph after the
+// headline is a lead, not a kicker or a date.
+const leadSentence = 100

@@ -40,3 +40,18 @@ func TestLeadThatTheTextOnlyBeginsLike(t *testing.T) {
 	p := extractPage(t, page, "https://zeitung.example/praemie")
 	wantIn(t, p, "In einem ersten Gespräch zeigte sich die Ministerin offen.", prose("the report", 5))
 }
+
+// A subheading right after the headline, a sentence long and with no class
+// naming it, is the lead too; a short kicker there is not.
+func TestStandfirstByItsPlace(t *testing.T) {
+	lead := "Ada Álvarez Conde resaltó que existe una falta de comunicación en la colectividad y que han impuesto mordazas."
+	page := `<html><head><title>Líder</title><meta property="og:type" content="article"></head><body>
+<article><header><h1>Líder de la organización</h1><h2>` + lead + `</h2></header>
+<div class="entry-content">` + paragraphs("the report", 5) + `</div></article></body></html>`
+	p := extractPage(t, page, "https://diario.example/lider")
+	wantIn(t, p, "falta de comunicación en la colectividad", prose("the report", 5))
+
+	short := strings.Replace(page, lead, "Política", 1)
+	p = extractPage(t, short, "https://diario.example/lider")
+	wantOut(t, p, "Política")
+}
