@@ -95,7 +95,7 @@ func standfirst(c, h1 *html.Node) bool {
 	for prev != nil && prev.Type != html.ElementNode {
 		prev = prev.PrevSibling
 	}
-	return prev == h1 && findElement(c, atom.A) == nil && textLen(nodeText(c, leadSentence)) >= leadSentence
+	return prev == h1 && findElement(c, atom.A) == nil && textLen(nodeText(c, leadMax)) >= leadSentence
 }
 
 // leadSentence is the text (bytes) from which a paragraph after the
