@@ -175,12 +175,14 @@ func TestFurnitureNoticesOfPrompts(t *testing.T) {
 		`<p>Gefällt dir unser Magazin? Unterstütze uns mit einem Abo.</p>`,
 		`<p>Your cart is empty.</p>`,
 		`<p>No responses yet</p>`,
+		`<p>¿Ya sabías que tenemos canal de Telegram? Únete desde tu celular.</p>`,
+		`<p>Never miss the latest news by signing up.</p>`,
 	}
 	page := `<html><head><title>Tipp</title></head><body><main><h1>Tipp</h1>` + paragraphs("the tip", 3) +
 		strings.Join(lines, "\n") + paragraphs("the tip's end", 2) + `</main></body></html>`
 	p := extractPage(t, page, "https://kochen.example/tipp")
 	wantIn(t, p, prose("the tip", 1), prose("the tip's end", 2))
-	wantOut(t, p, "Tomaten", "Eingeloggt", "Bewertungen", "Warenkorb", "Gefällt dir unser", "cart is empty", "No responses")
+	wantOut(t, p, "Tomaten", "Eingeloggt", "Bewertungen", "Warenkorb", "Gefällt dir unser", "cart is empty", "No responses", "Telegram", "Never miss")
 }
 
 // When everything looks like furniture and the whole page is taken, the
