@@ -23,13 +23,14 @@ import (
 
 // The fidelity gate: web-crawl's main content on the WCXB development
 // split (../shared/fixtures/wcxb-dev), scored as the benchmark scores it.
-// These are the floors this extractor reached (issue 20), each a little
+// These are the floors this extractor reached (issue 20; all and article
+// raised with issue 30), each a little
 // under what it scored, and each at or above go-trafilatura's score on the
 // same pages (BenchmarkFidelitySideBySide); a change that falls below any
 // of them, or leaves any page with text empty, fails.
 var fidelityFloor = map[string]float64{
-	wcxb.All:        0.874,
-	"article":       0.951,
+	wcxb.All:        0.876,
+	"article":       0.953,
 	"forum":         0.827,
 	"product":       0.636,
 	"collection":    0.720,
