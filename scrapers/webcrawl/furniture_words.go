@@ -173,8 +173,9 @@ func dropFurnitureRuns(root *html.Node) {
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
 		var run []*html.Node
+		children := countChildren(n)
 		end := func(brk *html.Node) {
-			if len(run) > 0 && (brk != nil || len(run) < countChildren(n)) {
+			if len(run) > 0 && (brk != nil || len(run) < children) {
 				var b strings.Builder
 				linked := false
 				for _, r := range run {

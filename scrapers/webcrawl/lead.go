@@ -47,6 +47,7 @@ func leadBefore(region, chosen *html.Node) *html.Node {
 	}
 	steps := 0
 	var found *html.Node
+	held := ""                       // chosen's text, words joined by one space, read once when needed
 	var walk func(n *html.Node) bool // false: stop
 	walk = func(n *html.Node) bool {
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -61,7 +62,11 @@ func leadBefore(region, chosen *html.Node) *html.Node {
 				continue
 			}
 			if seen && !under(chosen, c) && (classTokens(c, func(w string) bool { return leadWords[w] }) || standfirst(c, h1)) {
-				if t := strings.TrimSpace(nodeText(c, leadMax+1)); len(t) >= leadMin && len(t) <= leadMax && !leadHeld(chosen, t) {
+				t := strings.TrimSpace(nodeText(c, leadMax+1))
+				if len(t) >= leadMin && len(t) <= leadMax && held == "" {
+					held = strings.Join(strings.Fields(nodeText(chosen, leadHeldMax)), " ")
+				}
+				if len(t) >= leadMin && len(t) <= leadMax && !strings.Contains(held, strings.Join(strings.Fields(t), " ")) {
 					found = c
 					return false
 				}
@@ -76,13 +81,11 @@ func leadBefore(region, chosen *html.Node) *html.Node {
 	return found
 }
 
-// leadHeld says whether chosen already holds the lead's text t, whole (a
-// site may repeat its lead as the text's first paragraph; a first
-// paragraph that only begins alike is not the lead).
-func leadHeld(chosen *html.Node, t string) bool {
-	key := strings.Join(strings.Fields(t), " ")
-	return strings.Contains(strings.Join(strings.Fields(nodeText(chosen, 1<<20)), " "), key)
-}
+// leadHeldMax bounds the text of the chosen block a lead is looked for in
+// (bytes): a site that repeats its lead repeats it first. A lead is held
+// only when the text holds it whole (a first paragraph that only begins
+// alike is not the lead).
+const leadHeldMax = 64 << 10
 
 // standfirst says whether c, with no class naming a lead, is one by its
 // place: the paragraph or subheading right after the headline, a sentence
