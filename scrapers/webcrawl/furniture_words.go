@@ -133,7 +133,7 @@ func containsAny(s string, ps []string) bool {
 const (
 	leadInMax   = 300
 	creditMax   = 160
-	datelineMax = 200
+	datelineMax = 100
 	noticeMax   = 400
 )
 
