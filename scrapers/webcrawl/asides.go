@@ -19,12 +19,23 @@ func asideHeading(text string, article bool) bool {
 	if t == "" || len(t) > 80 {
 		return false
 	}
+	if noCommentsHeading(t) {
+		return true
+	}
 	// A count before the words ("0 Kommentare", "12 Responses") is not
 	// part of them.
 	if u := strings.TrimLeft(t, "0123456789 "); u != t && u != "" {
 		t = u
 	}
 	return hasPrefixAny(t, furniturePhrases.asides) || article && hasPrefixAny(t, furniturePhrases.articleAsides)
+}
+
+// noCommentsHeading says whether a heading's text (lower-cased) says there
+// are no comments yet: it titles a comment form, not comments, and the
+// box it sits in may hold the article too (a blog's post and its "No
+// Response so far" share a div), so only it and what follows it go.
+func noCommentsHeading(t string) bool {
+	return hasPrefixAny(t, furniturePhrases.noComments)
 }
 
 // dropAsides unlinks, under n, the sections titled by such headings: the
@@ -58,7 +69,8 @@ func dropAsides(n *html.Node, article bool, sizes textSizes) {
 		for h.Parent != n && 2*sizes[h.Parent] <= 3*sizes[h] {
 			h = h.Parent
 		}
-		if p := h.Parent; p != n && 10*sizes[p] <= 3*total {
+		none := noCommentsHeading(strings.ToLower(clean(nodeText(h, 256))))
+		if p := h.Parent; p != n && !none && 10*sizes[p] <= 3*total {
 			p.Parent.RemoveChild(p)
 			continue
 		}

@@ -47,6 +47,7 @@ var englishFurniture = furnitureWords{
 	notices: []string{"our telegram channel", "our whatsapp channel", "never miss the latest", "never miss a story", "your cart is empty", "your shopping cart is empty", "no responses yet", "no response so far", "be the first to comment", "thank you for your support", "support our journalism", "sign up for our newsletter", "subscribe to our newsletter", "want to be informed", "you must be logged in", "log in to comment", "login to comment", "to view the full story",
 		"already a subscriber", "subscribe to continue reading", "all rights reserved", "comments are closed",
 		"email address will not be published", "uses akismet", "this website uses cookies", "this site uses cookies", "we use cookies"},
+	noComments: []string{"no comments", "no comments yet", "no responses", "no responses yet", "no response so far", "no replies", "0 comments", "0 responses", "0 replies"},
 }
 
 var germanFurniture = furnitureWords{
@@ -87,6 +88,7 @@ var germanFurniture = furnitureWords{
 		"alle rechte vorbehalten", "kommentare sind geschlossen", "kommentarfunktion ist", "keine kommentare möglich",
 		"sie sind aktuell nicht eingeloggt", "sie sind nicht angemeldet", "verwendet cookies", "nutzt cookies",
 		"benutzt cookies", "mit der nutzung dieser website", "nur für abonnenten", "jetzt abonnieren"},
+	noComments: []string{"keine kommentare", "noch keine kommentare", "bisher keine kommentare", "0 kommentare", "keine antworten"},
 }
 
 var frenchFurniture = furnitureWords{
@@ -106,6 +108,7 @@ var frenchFurniture = furnitureWords{
 	notices: []string{"notre chaîne telegram", "notre chaîne whatsapp", "votre panier est vide", "abonnez-vous à notre newsletter", "inscrivez-vous à notre newsletter", "soutenez-nous", "tous droits réservés", "vous devez être connecté", "adresse e-mail ne sera pas publiée",
 		"adresse de messagerie ne sera pas publiée", "adresse email ne sera pas publiée", "utilise akismet",
 		"réservé aux abonnés", "déjà abonné", "utilise des cookies", "avez-vous apprécié cet article"},
+	noComments: []string{"aucun commentaire", "pas de commentaire", "pas encore de commentaire", "0 commentaire"},
 }
 
 var spanishFurniture = furnitureWords{
@@ -126,6 +129,7 @@ var spanishFurniture = furnitureWords{
 		"dirección de correo electrónico no será publicada", "correo electrónico no será publicada", "usa akismet",
 		"ya eres suscriptor", "utiliza cookies", "utilizamos cookies", "usamos cookies", "únete a nuestro canal",
 		"síguenos en", "siguenos en", "hazte miembro", "suscríbete a nuestro", "tú también puedes hacer periodismo"},
+	noComments: []string{"sin comentarios", "no hay comentarios", "0 comentarios"},
 }
 
 var italianFurniture = furnitureWords{
@@ -140,6 +144,7 @@ var italianFurniture = furnitureWords{
 	datelines: []string{"pubblicato il", "aggiornato il", "ultimo aggiornamento", "pubblicato:"},
 	notices: []string{"il carrello è vuoto", "iscriviti alla nostra newsletter", "tutti i diritti riservati", "devi essere connesso", "indirizzo email non sarà pubblicato",
 		"usa akismet", "utilizza cookie", "utilizza i cookie", "già abbonato"},
+	noComments: []string{"nessun commento", "0 commenti"},
 }
 
 var portugueseFurniture = furnitureWords{
@@ -154,6 +159,7 @@ var portugueseFurniture = furnitureWords{
 	datelines: []string{"publicado em", "atualizado em", "publicado:", "atualizado:"},
 	notices: []string{"seu carrinho está vazio", "o carrinho está vazio", "assine nossa newsletter", "todos os direitos reservados", "precisa fazer login", "endereço de e-mail não será publicado",
 		"email não será publicado", "usa o akismet", "utiliza cookies", "usa cookies"},
+	noComments: []string{"sem comentários", "nenhum comentário", "0 comentários"},
 }
 
 var polishFurniture = furnitureWords{
@@ -168,6 +174,7 @@ var polishFurniture = furnitureWords{
 	datelines: []string{"opublikowano", "aktualizacja:", "data publikacji", "data dodania", "dodano:", "autor:"},
 	notices: []string{"koszyk jest pusty", "zapisz się do newslettera", "wszelkie prawa zastrzeżone", "musisz być zalogowany", "adres e-mail nie zostanie opublikowany",
 		"adres email nie zostanie opublikowany", "używa plików cookie", "korzysta z plików cookie", "wykorzystuje pliki cookie"},
+	noComments: []string{"brak komentarzy", "0 komentarzy"},
 }
 
 var dutchFurniture = furnitureWords{
@@ -179,6 +186,7 @@ var dutchFurniture = furnitureWords{
 	credits:       []string{"foto:", "beeld:", "bron:", "afbeelding:"},
 	datelines:     []string{"gepubliceerd op", "bijgewerkt op", "laatst bijgewerkt"},
 	notices:       []string{"alle rechten voorbehouden", "e-mailadres wordt niet gepubliceerd", "gebruikt akismet", "maakt gebruik van cookies"},
+	noComments:    []string{"geen reacties", "nog geen reacties", "0 reacties"},
 }
 
 var finnishFurniture = furnitureWords{
@@ -189,6 +197,7 @@ var finnishFurniture = furnitureWords{
 	credits:       []string{"kuva:", "kuvat:", "lähde:"},
 	datelines:     []string{"julkaistu", "päivitetty"},
 	notices:       []string{"kaikki oikeudet pidätetään"},
+	noComments:    []string{"ei kommentteja", "0 kommenttia"},
 }
 
 var japaneseFurniture = furnitureWords{

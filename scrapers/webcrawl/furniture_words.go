@@ -44,6 +44,10 @@ type furnitureWords struct {
 	// notices are phrases a short block holds when it is a notice:
 	// comments that need a login, a paywall, cookies, a copyright line.
 	notices []string
+	// noComments begin a heading that says an article has no comments
+	// yet ("No responses yet", "0 Kommentare", "Aucun commentaire"): what
+	// it titles is a comment form, on any kind of page.
+	noComments []string
 }
 
 // furnitureLanguages are the tables read, by language (ISO 639-1).
@@ -57,8 +61,8 @@ var furnitureLanguages = map[string]*furnitureWords{
 var furniturePhrases = mergeFurniture(furnitureLanguages)
 
 type mergedFurniture struct {
-	asides, articleAsides, leadIns, credits, datelines, notices []string
-	labels                                                      map[string]bool
+	asides, articleAsides, leadIns, credits, datelines, notices, noComments []string
+	labels                                                                  map[string]bool
 }
 
 func mergeFurniture(langs map[string]*furnitureWords) mergedFurniture {
@@ -77,6 +81,7 @@ func mergeFurniture(langs map[string]*furnitureWords) mergedFurniture {
 		m.credits = append(m.credits, normPhrases(w.credits)...)
 		m.datelines = append(m.datelines, normPhrases(w.datelines)...)
 		m.notices = append(m.notices, normPhrases(w.notices)...)
+		m.noComments = append(m.noComments, w.noComments...)
 		for _, l := range w.labels {
 			m.labels[ctaLabel(l)] = true
 		}

@@ -240,3 +240,23 @@ func TestAsideHeadingWithACount(t *testing.T) {
 		t.Errorf("an article-only heading was read on another page")
 	}
 }
+
+// A heading that says there are no comments yet titles a comment form on
+// any kind of page, and only it and what follows it go: the post that
+// shares its box stays.
+func TestNoCommentsHeading(t *testing.T) {
+	page := `<html><head><title>Nummer zwei</title></head><body><div id="main"><h1>Nummer zwei</h1><div class="post">` +
+		paragraphs("the post", 3) + `</div>
+<h2 id="comments">No Response so far <a href="#postcomment">&raquo;</a></h2>
+<p class="small"><a href="/feed">Comment RSS</a> · <a href="/tb">TrackBack URI</a></p>
+<h3>Say your words</h3><form action="/c"><textarea name="c"></textarea></form></div>
+<div id="side"><ul><li><a href="/a">Archiv</a></li></ul></div></body></html>`
+	p := extractPage(t, page, "https://blog.example/nummer-zwei/")
+	wantIn(t, p, prose("the post", 3))
+	wantOut(t, p, "No Response so far", "Say your words")
+	for _, h := range []string{"Keine Kommentare for “Malaga”", "Aucun commentaire", "0 Kommentare", "Brak komentarzy"} {
+		if !asideHeading(h, false) {
+			t.Errorf("%q is not read as a heading of no comments", h)
+		}
+	}
+}
