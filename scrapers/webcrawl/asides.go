@@ -10,31 +10,8 @@ import (
 // Sections a page titles as being about something else: products or
 // stories it recommends, what others viewed, newsletters, share bars, and,
 // on an article, its comments. They are found by their heading's words,
-// since their markup is the same as the content's.
-
-var asideHeadings = []string{
-	"you may also like", "you might also like", "you may like", "you might like", "you may also be interested",
-	"related products", "related items", "related articles", "related posts", "related stories", "related content",
-	"related reading", "related news", "related resources", "related links",
-	"customers also", "customers who bought", "customers who viewed", "people who viewed", "people who bought", "people also",
-	"recently viewed", "recommended for you", "recommended products", "recommended articles", "recommended reading",
-	"similar items", "similar products", "similar listings", "frequently bought together", "complete the look",
-	"more to explore", "more to love", "read next", "what to read next", "up next", "more stories", "more articles",
-	"popular posts", "popular articles", "most popular", "most read", "trending now", "latest posts", "latest articles",
-	"recent posts", "sponsored", "advertisement", "share this", "share on", "follow us", "sign up for our newsletter",
-	"subscribe to our newsletter", "join our newsletter", "join our mailing list", "get our newsletter",
-	// what a firm's service page shows of its other pages
-	"related services", "related insights", "featured insights", "latest insights", "more insights", "recent insights",
-	"from the blog", "from our blog",
-	// what a forum lists under a thread (XenForo, phpBB, vBulletin, Stack Exchange)
-	"similar threads", "similar topics", "similar discussions", "related threads", "related topics",
-	"related discussions", "related questions", "linked questions", "hot network questions",
-	"users who are viewing this thread", "who is online", "users browsing this thread",
-}
-
-// articleAsideHeadings title what follows an article's text.
-var articleAsideHeadings = []string{"leave a reply", "leave a comment", "comments", "join the conversation",
-	"about the author", "post a comment", "responses", "discussion"}
+// since their markup is the same as the content's: the words are each
+// language's asides and articleAsides (furniture_tables.go).
 
 // asideHeading says whether a heading's text titles such a section.
 func asideHeading(text string, article bool) bool {
@@ -42,19 +19,23 @@ func asideHeading(text string, article bool) bool {
 	if t == "" || len(t) > 80 {
 		return false
 	}
-	for _, p := range asideHeadings {
-		if strings.HasPrefix(t, p) {
-			return true
-		}
+	if noCommentsHeading(t) {
+		return true
 	}
-	if article {
-		for _, p := range articleAsideHeadings {
-			if strings.HasPrefix(t, p) {
-				return true
-			}
-		}
+	// A count before the words ("0 Kommentare", "12 Responses") is not
+	// part of them.
+	if u := strings.TrimLeft(t, "0123456789 "); u != t && u != "" {
+		t = u
 	}
-	return false
+	return hasPrefixAny(t, furniturePhrases.asides) || article && hasPrefixAny(t, furniturePhrases.articleAsides)
+}
+
+// noCommentsHeading says whether a heading's text (lower-cased) says there
+// are no comments yet: it titles a comment form, not comments, and the
+// box it sits in may hold the article too (a blog's post and its "No
+// Response so far" share a div), so only it and what follows it go.
+func noCommentsHeading(t string) bool {
+	return hasPrefixAny(t, furniturePhrases.noComments)
 }
 
 // dropAsides unlinks, under n, the sections titled by such headings: the
@@ -88,7 +69,8 @@ func dropAsides(n *html.Node, article bool, sizes textSizes) {
 		for h.Parent != n && 2*sizes[h.Parent] <= 3*sizes[h] {
 			h = h.Parent
 		}
-		if p := h.Parent; p != n && 10*sizes[p] <= 3*total {
+		none := noCommentsHeading(strings.ToLower(clean(nodeText(h, 256))))
+		if p := h.Parent; p != n && !none && 10*sizes[p] <= 3*total {
 			p.Parent.RemoveChild(p)
 			continue
 		}

@@ -25,6 +25,7 @@ const (
 	noteWhole    = "no main region held the page's text: the whole page was taken, furniture removed"
 	noteSecond   = "no main region held the page's text: go-trafilatura's choice of content was taken"
 	noteEmpty    = "nothing but page furniture held text: the whole page was taken as it is"
+	noteLDBody   = "the page's HTML shows almost no text without its scripts: its text was read from its JSON-LD"
 	noteNoText   = "the page's HTML holds no text: its scripts build what a browser shows; crawl it with render: true to read that"
 )
 

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // pageKind is what a page is, as far as extraction cares: an article (one
@@ -91,8 +92,62 @@ func kindOf(m pageMeta, u *url.URL) pageKind {
 		return kindArticle
 	case productPath(u):
 		return kindProduct
+	case articlePath(u):
+		return kindArticle
 	}
 	return kindOther
+}
+
+// articleSegments are the folders news sites, blogs and public bodies put
+// their articles in, in the languages of the tables (furniture_tables.go).
+var articleSegments = map[string]bool{
+	"news": true, "article": true, "articles": true, "artikel": true, "blog": true,
+	"nachrichten": true, "aktuelles": true, "aktuell": true, "meldungen": true, "pressemitteilungen": true,
+	"actualites": true, "actualite": true, "noticias": true, "noticia": true, "notizie": true, "wiadomosci": true,
+	"uutiset": true, "nieuws": true,
+}
+
+// articlePath says whether a page's address is an article's, for pages
+// that say nothing of themselves: a date in its path (/2019/05/, /2020-02/)
+// or a news folder (/news/, /artikel/, /actualites/…) followed by the
+// article's name.
+func articlePath(u *url.URL) bool {
+	if u == nil {
+		return false
+	}
+	segs := strings.Split(strings.Trim(u.Path, "/"), "/")
+	for i, s := range segs[:max(len(segs)-1, 0)] {
+		if yearSegment(s) && (len(s) > 5 && monthSegment(s[5:]) || monthSegment(segs[i+1])) {
+			return true
+		}
+		if articleSegments[strings.ToLower(s)] && len(segs[len(segs)-1]) >= 12 {
+			return true
+		}
+	}
+	return false
+}
+
+// yearSegment says whether s is a year from 1995 to 2099, alone or
+// beginning a date ("2020-02").
+func yearSegment(s string) bool {
+	if len(s) < 4 || len(s) > 10 || !(strings.HasPrefix(s, "19") || strings.HasPrefix(s, "20")) {
+		return false
+	}
+	for _, r := range s[:4] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s[:4] >= "1995" && (len(s) == 4 || s[4] == '-')
+}
+
+// monthSegment says whether s begins with a month's number, 01 to 12, or
+// is a date's day after a year-month segment.
+func monthSegment(s string) bool {
+	if len(s) < 2 || s[0] < '0' || s[0] > '1' || s[1] < '0' || s[1] > '9' {
+		return false
+	}
+	return s[:2] >= "01" && s[:2] <= "12" && (len(s) == 2 || !unicode.IsDigit(rune(s[2])))
 }
 
 // forumHosts are sites that are all threads; forumHostPrefixes and

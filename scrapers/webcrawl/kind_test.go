@@ -38,6 +38,14 @@ func TestKindOf(t *testing.T) {
 		{"a shop's /products/<name>", "", "", "https://shop.example/products/blue-shirt", kindProduct},
 		{"a shop's /products/ alone is not a product", "", "", "https://shop.example/products/", kindOther},
 		{"Amazon's /dp/<id>", "", "", "https://www.amazon.example/Some-Headphones/dp/B000123", kindProduct},
+		{"a date in the path is an article", "", "", "https://blog.example.de/2015/06/through-booking-glass.html", kindArticle},
+		{"a year-month segment is an article", "", "", "http://www.xinhua.example/local/2020-02/19/c_1125597921.htm", kindArticle},
+		{"a news folder with a name is an article", "", "", "https://www.lbv.example/news/details/lebenszeichen-von-bavaria/", kindArticle},
+		{"an /aktuelles/ folder with a name is an article", "", "", "https://verband.example/aktuelles/08112021-online-fachtag", kindArticle},
+		{"a news folder alone is not an article", "", "", "https://example.com/news/", kindOther},
+		{"a number that is no year is not a date", "", "", "https://shop.example/1234/05/widget", kindOther},
+		{"a service page says nothing", "", "", "https://firm.example/services/tax-advice", kindOther},
+		{"a thread's address beats a date", "", "", "https://forum.example.org/2020/05/amp-hums", kindForum},
 
 		// og:type article beats a thread's address.
 		{"og:type article at a forum address is an article", "", "article", "https://forum.example.org/t/some-slug/123", kindArticle},

@@ -181,6 +181,9 @@ func Extract(body []byte, pageURL *url.URL, opt ExtractOptions) (Page, error) {
 	if kind == kindProduct {
 		addLDDescription(content, m.jsonLD)
 	}
+	if addLDBody(content, m.jsonLD) {
+		p.Notes = append(p.Notes, noteLDBody)
+	}
 	flattenLinks(content)
 	pruned := keepText(content, opt.MaxLength+1)
 	resolveLinks(content, sc.base)

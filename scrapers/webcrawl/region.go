@@ -280,6 +280,7 @@ func chooseContent(body *html.Node, kind pageKind) ([]*html.Node, string) {
 				n.Parent.RemoveChild(n)
 			}
 		}
+		dropWordFurniture(body, kind, sz.para)
 		return []*html.Node{body}, noteWhole
 	}
 	for _, n := range gone {
@@ -307,15 +308,30 @@ func chooseContent(body *html.Node, kind pageKind) ([]*html.Node, string) {
 	if kind == kindProduct || kind == kindForum {
 		dropMenus(chosen)
 	}
-	dropCallsToAction(chosen)
-	dropAsides(chosen, kind == kindArticle, scratch)
+	dropWordFurniture(chosen, kind, scratch)
 	if tooLittle(textOf(chosen, sizes), left) {
+		wider := body
 		if chosen != region && !tooLittle(sizes[region], left) {
-			return []*html.Node{region}, noteWider
+			wider = region
 		}
-		return []*html.Node{body}, noteWider
+		dropWordFurniture(wider, kind, scratch)
+		return []*html.Node{wider}, noteWider
+	}
+	if lead := leadBefore(region, chosen); lead != nil {
+		return []*html.Node{lead, chosen}, ""
 	}
 	return []*html.Node{chosen}, ""
+}
+
+// dropWordFurniture unlinks, under n, the furniture told by its words (see
+// furniture_words.go): lone calls to action, lines of furniture, and the
+// sections whose heading names an aside. It runs on whatever part of the
+// page is taken, a wider one too.
+func dropWordFurniture(n *html.Node, kind pageKind, scratch textSizes) {
+	dropCallsToAction(n)
+	dropFurnitureLines(n)
+	dropFurnitureRuns(n)
+	dropAsides(n, kind == kindArticle, scratch)
 }
 
 // landmark says whether n is furniture by its tag or role, not its class.

@@ -45,10 +45,12 @@ type pageMeta struct {
 const maxJSONLD = 256 << 10
 
 // skipped elements are dropped with their content: they hold no readable text.
+// (An image's <map> is not among them: a browser shows what it holds, and
+// script frameworks' components take its name, a page's text inside.)
 var skipped = map[string]bool{
 	"script": true, "style": true, "noscript": true, "template": true, "svg": true, "math": true,
 	"iframe": true, "object": true, "embed": true, "canvas": true, "textarea": true, "select": true,
-	"button": true, "input": true, "audio": true, "video": true, "map": true, "noembed": true,
+	"button": true, "input": true, "audio": true, "video": true, "noembed": true,
 	"noframes": true, "frameset": true, "frame": true, "dialog": true,
 }
 
@@ -134,6 +136,7 @@ type scanner struct {
 	cutText   bool
 	a         attrs
 	hrefBuf   []byte
+	lastTag   string // the last start tag's name
 }
 
 // attrs are the attributes of one tag the pass may use.
@@ -167,8 +170,10 @@ func scanPage(body []byte, pageURL *url.URL, lim Limits, keepHidden bool) *scann
 			s.text(z.Text())
 		case html.StartTagToken:
 			s.start(z, false)
+			s.foreignRawText(z)
 		case html.SelfClosingTagToken:
 			s.start(z, true)
+			s.foreignRawText(z)
 		case html.EndTagToken:
 			name, _ := z.TagName()
 			s.end(string(name))
@@ -293,6 +298,7 @@ func threadItemType(v []byte) bool {
 func (s *scanner) start(z *html.Tokenizer, selfClosing bool) {
 	nameB, has := z.TagName()
 	name := tagName(nameB)
+	s.lastTag = name
 	s.readAttrs(z, has)
 	a := &s.a
 	// Self-closing syntax counts only in foreign content (SVG, MathML), which is skipped.
@@ -840,4 +846,26 @@ func (s *scanner) streamedKept() bool {
 		ks.kind = kindOf(s.meta, s.pageURL)
 	}
 	return ks.kind == kindArticle || ks.kind == kindProduct
+}
+
+// rawTextTags are the elements whose content the tokenizer reads as raw
+// text (up to their end tag) in HTML.
+var rawTextTags = map[string]bool{"title": true, "textarea": true, "style": true, "script": true, "xmp": true,
+	"iframe": true, "noembed": true, "noframes": true, "noscript": true, "plaintext": true}
+
+// foreignRawText tells the tokenizer that what follows a start tag inside
+// SVG or MathML is not raw text: there a <title/> or <style> is an element
+// like any other, as a browser parses it. (Read as HTML, an icon's
+// self-closed <title/> made the rest of the page the title's text, up to a
+// </title> that never came.)
+func (s *scanner) foreignRawText(z *html.Tokenizer) {
+	if !rawTextTags[s.lastTag] {
+		return
+	}
+	for i := len(s.stack) - 1; i >= 0; i-- {
+		if n := s.stack[i].name; n == "svg" || n == "math" {
+			z.NextIsNotRawText()
+			return
+		}
+	}
 }

@@ -1,0 +1,244 @@
+package webcrawl
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Page furniture that is told from content by its words, not its markup:
+// a section titled "Read also", a lone "Print this page", a line "Photo:
+// …", a "You must be logged in to comment". Each language's words are a
+// table (furnitureWords, in furniture_tables.go); the rules read the
+// tables of every language at once, merged here, since a page's language
+// is not known before its text is chosen, and pages mix (a German page's
+// "Newsletter", an English site's Spanish edition). A new language is a
+// new table added to furnitureLanguages.
+
+// furnitureWords are one language's words for page furniture, lower-cased.
+type furnitureWords struct {
+	// asides begin the heading of a section about something else than the
+	// page: stories or products it recommends, what others read, share
+	// bars, newsletters.
+	asides []string
+	// articleAsides begin the heading of what follows an article's text:
+	// its comments, its author's box (a forum keeps its comments).
+	articleAsides []string
+	// labels are the whole label of a link, button or line that stands
+	// alone and leads elsewhere or acts (Read more, Print, Back to top,
+	// Share, No comments): see dropCallsToAction.
+	labels []string
+	// leadIns begin a short line that points to another page ("Read also:
+	// <a>…</a>"): see dropFurnitureLines.
+	leadIns []string
+	// credits begin a short line that credits a photo, names a source or
+	// claims a copyright ("Photo:", "Source:", "©").
+	credits []string
+	// datelines begin a short line that dates the page or names its
+	// author outside its text ("Published on", "Last updated").
+	datelines []string
+	// notices are phrases a short block holds when it is a notice:
+	// comments that need a login, a paywall, cookies, a copyright line.
+	notices []string
+	// noComments begin a heading that says an article has no comments
+	// yet ("No responses yet", "0 Kommentare", "Aucun commentaire"): what
+	// it titles is a comment form, on any kind of page.
+	noComments []string
+}
+
+// furnitureLanguages are the tables read, by language (ISO 639-1).
+var furnitureLanguages = map[string]*furnitureWords{
+	"en": &englishFurniture, "de": &germanFurniture, "fr": &frenchFurniture, "es": &spanishFurniture,
+	"it": &italianFurniture, "pt": &portugueseFurniture, "pl": &polishFurniture, "nl": &dutchFurniture,
+	"fi": &finnishFurniture, "ja": &japaneseFurniture, "zh": &chineseFurniture,
+}
+
+// furniturePhrases are every language's tables merged, for the rules.
+var furniturePhrases = mergeFurniture(furnitureLanguages)
+
+type mergedFurniture struct {
+	asides, articleAsides, leadIns, credits, datelines, notices, noComments []string
+	labels                                                                  map[string]bool
+}
+
+func mergeFurniture(langs map[string]*furnitureWords) mergedFurniture {
+	m := mergedFurniture{labels: map[string]bool{}}
+	// A stable order (the languages sorted) keeps the lists alike from run to run.
+	codes := make([]string, 0, len(langs))
+	for c := range langs {
+		codes = append(codes, c)
+	}
+	sort.Strings(codes)
+	for _, c := range codes {
+		w := langs[c]
+		m.asides = append(m.asides, w.asides...)
+		m.articleAsides = append(m.articleAsides, w.articleAsides...)
+		m.leadIns = append(m.leadIns, normPhrases(w.leadIns)...)
+		m.credits = append(m.credits, normPhrases(w.credits)...)
+		m.datelines = append(m.datelines, normPhrases(w.datelines)...)
+		m.notices = append(m.notices, normPhrases(w.notices)...)
+		m.noComments = append(m.noComments, w.noComments...)
+		for _, l := range w.labels {
+			m.labels[ctaLabel(l)] = true
+		}
+	}
+	return m
+}
+
+func normPhrases(ps []string) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = lineForm(p)
+	}
+	return out
+}
+
+// lineForm is a line as the line rules compare it: lower-cased, white
+// space runs as one space, a full-width colon as ':' and no space before a
+// colon (French writes "Photo :").
+func lineForm(s string) string {
+	s = strings.ToLower(clean(s))
+	s = strings.ReplaceAll(s, "：", ":")
+	return strings.ReplaceAll(s, " :", ":")
+}
+
+// hasPrefixAny says whether s begins with one of ps as a whole word: the
+// prefix is followed by the end, or by what is not a letter ("werbung" is
+// not "Werbungskosten"). Chinese and Japanese write no spaces between
+// words: there a prefix is enough.
+func hasPrefixAny(s string, ps []string) bool {
+	for _, p := range ps {
+		if !strings.HasPrefix(s, p) {
+			continue
+		}
+		last, _ := utf8.DecodeLastRuneInString(p)
+		next, _ := utf8.DecodeRuneInString(s[len(p):])
+		if len(s) == len(p) || last >= 0x2E80 || !unicode.IsLetter(next) && !unicode.IsDigit(next) || !unicode.IsLetter(last) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsAny(s string, ps []string) bool {
+	for _, p := range ps {
+		if strings.Contains(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// The longest line (bytes of text) each line rule reads: furniture's lines
+// are short, and a paragraph of the text that begins alike is longer.
+const (
+	leadInMax   = 300
+	creditMax   = 160
+	datelineMax = 100
+	noticeMax   = 400
+)
+
+// furnitureLine says whether a block whose text is t (as nodeText reads
+// it) is a line of furniture by its words: a lead-in to another page (with
+// a link in it), a credit, a dateline or a notice.
+func furnitureLine(n *html.Node, t string) bool {
+	return furnitureLineLinked(t, n != nil && (n.DataAtom == atom.A || findElement(n, atom.A) != nil))
+}
+
+// furnitureLineLinked is furnitureLine of a line's text t, given whether
+// the line holds a link. A credit may be in brackets ("(Credit: …)").
+func furnitureLineLinked(t string, linked bool) bool {
+	l := lineForm(t)
+	if l == "" {
+		return false
+	}
+	switch {
+	case len(l) <= creditMax && hasPrefixAny(strings.TrimLeft(l, "([ "), furniturePhrases.credits):
+		return true
+	case len(l) <= datelineMax && hasPrefixAny(l, furniturePhrases.datelines):
+		return true
+	case len(l) <= leadInMax && hasPrefixAny(l, furniturePhrases.leadIns) && linked:
+		return true
+	case len(l) <= noticeMax && containsAny(l, furniturePhrases.notices):
+		return true
+	}
+	return false
+}
+
+// dropFurnitureRuns unlinks, under root, the lines of furniture that are
+// not blocks of their own: a run of text and inline elements that a <br>
+// or a block ends (a caption's "<br>Quelle: …", a login notice written
+// loose in a div between a form and the sidebar). A block that is one line
+// is dropFurnitureLines'.
+func dropFurnitureRuns(root *html.Node) {
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		var run []*html.Node
+		children := countChildren(n)
+		end := func(brk *html.Node) {
+			if len(run) > 0 && (brk != nil || len(run) < children) {
+				var b strings.Builder
+				linked := false
+				for _, r := range run {
+					if r.Type == html.TextNode {
+						b.WriteString(r.Data)
+					} else {
+						b.WriteString(nodeText(r, noticeMax+1))
+						linked = linked || r.DataAtom == atom.A || findElement(r, atom.A) != nil
+					}
+				}
+				if furnitureLineLinked(b.String(), linked) {
+					for _, r := range run {
+						n.RemoveChild(r)
+					}
+					if brk != nil && brk.DataAtom == atom.Br {
+						n.RemoveChild(brk)
+					}
+				}
+			}
+			run = run[:0]
+		}
+		for c := n.FirstChild; c != nil; {
+			next := c.NextSibling
+			switch {
+			case c.Type == html.TextNode || c.Type == html.ElementNode && inline(c) && c.DataAtom != atom.Br:
+				run = append(run, c)
+			case c.Type == html.ElementNode:
+				end(c)
+				if c.DataAtom != atom.Br && c.DataAtom != atom.Pre && c.DataAtom != atom.Code && c.DataAtom != atom.Table {
+					walk(c)
+				}
+			}
+			c = next
+		}
+		end(nil)
+	}
+	walk(root)
+}
+
+func countChildren(n *html.Node) int {
+	k := 0
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		k++
+	}
+	return k
+}
+
+// dropFurnitureLines unlinks, under root, the blocks of text (paragraphs,
+// list items, captions, divs holding no other block) that are lines of
+// furniture by their words (furnitureLine). Code and tables are not looked
+// into: a table's "Source:" row is its data.
+func dropFurnitureLines(root *html.Node) {
+	unlinkWhere(root, func(c *html.Node) bool {
+		if !leafBlock(c) || heading(c) || c.DataAtom == atom.H1 {
+			return false
+		}
+		return furnitureLine(c, nodeText(c, noticeMax+1))
+	}, func(c *html.Node) bool {
+		return c.DataAtom != atom.Pre && c.DataAtom != atom.Code && c.DataAtom != atom.Table
+	})
+}
