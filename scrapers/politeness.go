@@ -260,6 +260,10 @@ func (l *localLease) Release(after time.Duration) {
 	})
 }
 
+// Sleep waits d or until ctx ends, whichever is first: nil after d, else
+// ctx's error. Politeness implementations wait with it.
+func Sleep(ctx context.Context, d time.Duration) error { return sleep(ctx, d) }
+
 // sleep waits d or until ctx ends, whichever is first.
 func sleep(ctx context.Context, d time.Duration) error {
 	if d <= 0 {

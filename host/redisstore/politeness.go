@@ -62,7 +62,7 @@ func (p politeness) Acquire(ctx context.Context, sl scrapers.Slot) (scrapers.Lea
 		case 1: // taken; the start may be later (the interval)
 			s.addReg(r)
 			l := &redisLease{p: p, r: r}
-			if err := sleepCtx(ctx, wait); err != nil {
+			if err := scrapers.Sleep(ctx, wait); err != nil {
 				l.Release(0)
 				return nil, err
 			}
@@ -72,13 +72,13 @@ func (p politeness) Acquire(ctx context.Context, sl scrapers.Slot) (scrapers.Lea
 			if !scrapers.HeldWait(ctx, wait) {
 				return nil, &scrapers.HeldError{Key: sl.Key, Exit: sl.Exit, Wait: wait, Reason: reason}
 			}
-			if err := sleepCtx(ctx, wait); err != nil {
+			if err := scrapers.Sleep(ctx, wait); err != nil {
 				return nil, err
 			}
 		default: // every slot taken: ask again soon
 			d := min(poll, max(wait, time.Millisecond))
 			d = d/2 + rand.N(d/2+1)
-			if err := sleepCtx(ctx, d); err != nil {
+			if err := scrapers.Sleep(ctx, d); err != nil {
 				return nil, err
 			}
 			poll = min(poll*2, pollMax)
@@ -134,21 +134,6 @@ func (l *redisLease) release(after time.Duration) {
 			s.pending = append(s.pending, removal{l.r.rkey, l.r.member})
 			s.regMu.Unlock()
 		}
-	}
-}
-
-// sleepCtx waits d or until ctx ends.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
 	}
 }
 
