@@ -45,7 +45,7 @@ var englishFurniture = furnitureWords{
 	credits:   []string{"photo:", "photos:", "photo credit", "photo by", "image:", "image credit", "image via", "credit:", "credits:", "source:", "illustration:", "©", "copyright ©", "copyright (c)"},
 	datelines: []string{"comment by", "last updated:", "by:", "posted on", "published on", "published:", "last updated", "last modified", "updated:", "updated on", "release date:", "posted by", "written by"},
 	notices: []string{"our telegram channel", "our whatsapp channel", "never miss the latest", "never miss a story", "your cart is empty", "your shopping cart is empty", "no responses yet", "no response so far", "be the first to comment", "thank you for your support", "support our journalism", "sign up for our newsletter", "subscribe to our newsletter", "want to be informed", "you must be logged in", "log in to comment", "login to comment", "to view the full story",
-		"already a subscriber", "subscribe to continue reading", "all rights reserved", "comments are closed",
+		"already a subscriber", "subscribe to continue reading", "all rights reserved", "comments are closed", "through the rss 2.0 feed",
 		"email address will not be published", "uses akismet", "this website uses cookies", "this site uses cookies", "we use cookies"},
 	noComments: []string{"no comments", "no comments yet", "no responses", "no responses yet", "no response so far", "no replies", "0 comments", "0 responses", "0 replies"},
 }
@@ -85,7 +85,7 @@ var germanFurniture = furnitureWords{
 	notices: []string{"unser telegram-kanal", "unseren telegram-kanal", "unser whatsapp-kanal", "unseren whatsapp-kanal", "nie mehr verpassen", "müssen sie eingeloggt sein", "musst eingeloggt sein", "kommentieren zu können", "um kommentare zu", "noch keine bewertungen", "artikel bewerten", "warenkorb ist leer", "gefällt dir unser", "gefällt ihnen unser", "newsletter abonnieren", "zum newsletter anmelden", "für unseren newsletter", "nichts mehr verpassen", "nichts mehr versäumen", "müssen sie sich anmelden", "müssen sie angemeldet sein", "müssen sich einloggen", "müssen angemeldet sein",
 		"bitte loggen sie sich", "bitte melden sie sich an", "um kommentieren zu können", "um kommentare zu schreiben",
 		"e-mail-adresse wird nicht veröffentlicht", "email-adresse wird nicht veröffentlicht", "verwendet akismet",
-		"alle rechte vorbehalten", "kommentare sind geschlossen", "kommentarfunktion ist", "keine kommentare möglich",
+		"alle rechte vorbehalten", "kommentare sind geschlossen", "kommentare sind derzeit geschlossen", "durch den rss 2.0 feed", "kommentarfunktion ist", "keine kommentare möglich",
 		"sie sind aktuell nicht eingeloggt", "sie sind nicht angemeldet", "verwendet cookies", "nutzt cookies",
 		"benutzt cookies", "mit der nutzung dieser website", "nur für abonnenten", "jetzt abonnieren"},
 	noComments: []string{"keine kommentare", "noch keine kommentare", "bisher keine kommentare", "0 kommentare", "keine antworten"},

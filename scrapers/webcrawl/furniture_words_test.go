@@ -260,3 +260,21 @@ func TestNoCommentsHeading(t *testing.T) {
 		}
 	}
 }
+
+// PHP's warnings written into a page, and a blog theme's line on where
+// its comments are followed, are lines of furniture; a sentence about
+// PHP is not.
+func TestPHPWarningsAndFeedLines(t *testing.T) {
+	for _, l := range []string{
+		"Warning:  Creating default object from empty value in /www/htdocs/w0094d70/wp-includes/classes.php on line 407",
+		"Deprecated: preg_replace(): The /e modifier is deprecated in /www/htdocs/wp-includes/formatting.php on line 82",
+		"Der Beitrag wurde am Mittwoch, den 27. November 2019 um 15:21 Uhr veröffentlicht und wurde unter Allgemein abgelegt. Du kannst die Kommentare zu diesen Eintrag durch den RSS 2.0 Feed verfolgen. Kommentare sind derzeit geschlossen.",
+	} {
+		if !furnitureLineLinked(l, false) {
+			t.Errorf("%q is not read as furniture", l)
+		}
+	}
+	if furnitureLineLinked("Warning: this article explains why a .php file fails on line 3 of your config, and how to fix it.", false) {
+		t.Errorf("a sentence about PHP was read as PHP's warning")
+	}
+}
