@@ -51,7 +51,7 @@ var englishFurniture = furnitureWords{
 }
 
 var germanFurniture = furnitureWords{
-	asides: []string{"mehr lesen", "mehr dazu", "lesen sie weiter", "mehr zu diesem thema", "links zum thema", "weitere links", "passend zum thema", "passende artikel", "auch lesenswert", "schreibe einen kommentar", "kommentar schreiben", "hinterlasse einen kommentar", "hinterlassen sie einen kommentar", "kommentar verfassen", "verwandte themenbereiche", "das thema könnte dich auch interessieren", "das thema könnte sie auch interessieren", "weitere kolumnen", "mehr kolumnen",
+	asides: []string{"top-themen", "top themen", "topthemen", "mehr lesen", "mehr dazu", "lesen sie weiter", "mehr zu diesem thema", "links zum thema", "weitere links", "passend zum thema", "passende artikel", "auch lesenswert", "schreibe einen kommentar", "kommentar schreiben", "hinterlasse einen kommentar", "hinterlassen sie einen kommentar", "kommentar verfassen", "verwandte themenbereiche", "das thema könnte dich auch interessieren", "das thema könnte sie auch interessieren", "weitere kolumnen", "mehr kolumnen",
 		"mehr zum thema", "mehr aus", "mehr von", "weitere artikel", "weitere beiträge", "weitere nachrichten",
 		"weitere meldungen", "weitere news", "weitere themen", "das könnte sie auch interessieren",
 		"das könnte dich auch interessieren", "das könnte sie interessieren", "das könnte dich interessieren",
@@ -163,7 +163,7 @@ var portugueseFurniture = furnitureWords{
 }
 
 var polishFurniture = furnitureWords{
-	asides: []string{"czytaj również", "zobacz również", "przeczytaj również", "polecane", "więcej na ten temat", "może cię zainteresować", "warto przeczytać", "dodaj komentarz", "napisz komentarz", "zostaw komentarz", "czytaj także", "czytaj też", "zobacz także", "zobacz też", "polecamy", "podobne artykuły",
+	asides: []string{"podobne przepisy", "więcej przepisów", "czytaj również", "zobacz również", "przeczytaj również", "polecane", "więcej na ten temat", "może cię zainteresować", "warto przeczytać", "dodaj komentarz", "napisz komentarz", "zostaw komentarz", "czytaj także", "czytaj też", "zobacz także", "zobacz też", "polecamy", "podobne artykuły",
 		"powiązane artykuły", "powiązane", "najczęściej czytane", "najpopularniejsze", "najnowsze", "udostępnij",
 		"przeczytaj także", "przeczytaj też", "reklama"},
 	articleAsides: []string{"komentarze", "dodaj komentarz", "skomentuj", "o autorze"},

@@ -278,3 +278,12 @@ func TestPHPWarningsAndFeedLines(t *testing.T) {
 		t.Errorf("a sentence about PHP was read as PHP's warning")
 	}
 }
+
+// Each table's newer asides title a section on any kind of page.
+func TestMoreAsideHeadings(t *testing.T) {
+	for _, h := range []string{"Podobne przepisy", "Więcej przepisów z użyciem tego produktu", "TOP-THEMEN"} {
+		if !asideHeading(h, false) {
+			t.Errorf("%q is not read as an aside's heading", h)
+		}
+	}
+}
