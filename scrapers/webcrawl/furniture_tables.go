@@ -6,7 +6,7 @@ package webcrawl
 // space before it counts the same).
 
 var englishFurniture = furnitureWords{
-	asides: []string{"more from", "more in", "more on this story", "related:", "read more:", "recommended stories", "top stories", "leave a reply", "leave a comment", "post a comment", "add a comment", "write a comment", "submit a comment",
+	asides: []string{"press contact", "press contacts", "media contact", "media contacts", "more from", "more in", "more on this story", "related:", "read more:", "recommended stories", "top stories", "leave a reply", "leave a comment", "post a comment", "add a comment", "write a comment", "submit a comment",
 		"you may also like", "you might also like", "you may like", "you might like", "you may also be interested",
 		"related products", "related items", "related articles", "related posts", "related stories", "related content",
 		"related reading", "related news", "related resources", "related links",
@@ -51,7 +51,7 @@ var englishFurniture = furnitureWords{
 }
 
 var germanFurniture = furnitureWords{
-	asides: []string{"top-themen", "top themen", "topthemen", "mehr lesen", "mehr dazu", "lesen sie weiter", "mehr zu diesem thema", "links zum thema", "weitere links", "passend zum thema", "passende artikel", "auch lesenswert", "schreibe einen kommentar", "kommentar schreiben", "hinterlasse einen kommentar", "hinterlassen sie einen kommentar", "kommentar verfassen", "verwandte themenbereiche", "das thema könnte dich auch interessieren", "das thema könnte sie auch interessieren", "weitere kolumnen", "mehr kolumnen",
+	asides: []string{"ansprechpartner", "ansprechpartnerin", "ihr ansprechpartner", "ihre ansprechpartnerin", "pressekontakt", "top-themen", "top themen", "topthemen", "mehr lesen", "mehr dazu", "lesen sie weiter", "mehr zu diesem thema", "links zum thema", "weitere links", "passend zum thema", "passende artikel", "auch lesenswert", "schreibe einen kommentar", "kommentar schreiben", "hinterlasse einen kommentar", "hinterlassen sie einen kommentar", "kommentar verfassen", "verwandte themenbereiche", "das thema könnte dich auch interessieren", "das thema könnte sie auch interessieren", "weitere kolumnen", "mehr kolumnen",
 		"mehr zum thema", "mehr aus", "mehr von", "weitere artikel", "weitere beiträge", "weitere nachrichten",
 		"weitere meldungen", "weitere news", "weitere themen", "das könnte sie auch interessieren",
 		"das könnte dich auch interessieren", "das könnte sie interessieren", "das könnte dich interessieren",
@@ -92,7 +92,7 @@ var germanFurniture = furnitureWords{
 }
 
 var frenchFurniture = furnitureWords{
-	asides: []string{"articles en relation", "en relation", "articles recommandés", "nos articles", "voir aussi", "à lire", "lire la suite", "laisser un commentaire", "laissez un commentaire", "publier un commentaire", "écrire un commentaire", "ajouter un commentaire", "à lire aussi", "lire aussi", "à voir aussi", "à découvrir aussi", "sur le même sujet", "sur le même thème",
+	asides: []string{"contact presse", "contacts presse", "articles en relation", "en relation", "articles recommandés", "nos articles", "voir aussi", "à lire", "lire la suite", "laisser un commentaire", "laissez un commentaire", "publier un commentaire", "écrire un commentaire", "ajouter un commentaire", "à lire aussi", "lire aussi", "à voir aussi", "à découvrir aussi", "sur le même sujet", "sur le même thème",
 		"articles similaires", "articles liés", "articles connexes", "dans la même rubrique", "vous aimerez aussi",
 		"vous aimerez peut-être", "vous pourriez aussi aimer", "vous pourriez aimer", "les plus lus", "les plus populaires",
 		"derniers articles", "nos derniers articles", "partager", "partagez", "suivez-nous", "suivez nous",
