@@ -6,7 +6,7 @@ package webcrawl
 // space before it counts the same).
 
 var englishFurniture = furnitureWords{
-	asides: []string{"press contact", "press contacts", "media contact", "media contacts", "more from", "more in", "more on this story", "related:", "read more:", "recommended stories", "top stories", "leave a reply", "leave a comment", "post a comment", "add a comment", "write a comment", "submit a comment",
+	asides: []string{"tags", "tagged", "press contact", "press contacts", "media contact", "media contacts", "more from", "more in", "more on this story", "related:", "read more:", "recommended stories", "top stories", "leave a reply", "leave a comment", "post a comment", "add a comment", "write a comment", "submit a comment",
 		"you may also like", "you might also like", "you may like", "you might like", "you may also be interested",
 		"related products", "related items", "related articles", "related posts", "related stories", "related content",
 		"related reading", "related news", "related resources", "related links",
@@ -51,7 +51,7 @@ var englishFurniture = furnitureWords{
 }
 
 var germanFurniture = furnitureWords{
-	asides: []string{"ansprechpartner", "ansprechpartnerin", "ihr ansprechpartner", "ihre ansprechpartnerin", "pressekontakt", "top-themen", "top themen", "topthemen", "mehr lesen", "mehr dazu", "lesen sie weiter", "mehr zu diesem thema", "links zum thema", "weitere links", "passend zum thema", "passende artikel", "auch lesenswert", "schreibe einen kommentar", "kommentar schreiben", "hinterlasse einen kommentar", "hinterlassen sie einen kommentar", "kommentar verfassen", "verwandte themenbereiche", "das thema könnte dich auch interessieren", "das thema könnte sie auch interessieren", "weitere kolumnen", "mehr kolumnen",
+	asides: []string{"schlagwörter", "schlagworte", "ansprechpartner", "ansprechpartnerin", "ihr ansprechpartner", "ihre ansprechpartnerin", "pressekontakt", "top-themen", "top themen", "topthemen", "mehr lesen", "mehr dazu", "lesen sie weiter", "mehr zu diesem thema", "links zum thema", "weitere links", "passend zum thema", "passende artikel", "auch lesenswert", "schreibe einen kommentar", "kommentar schreiben", "hinterlasse einen kommentar", "hinterlassen sie einen kommentar", "kommentar verfassen", "verwandte themenbereiche", "das thema könnte dich auch interessieren", "das thema könnte sie auch interessieren", "weitere kolumnen", "mehr kolumnen",
 		"mehr zum thema", "mehr aus", "mehr von", "weitere artikel", "weitere beiträge", "weitere nachrichten",
 		"weitere meldungen", "weitere news", "weitere themen", "das könnte sie auch interessieren",
 		"das könnte dich auch interessieren", "das könnte sie interessieren", "das könnte dich interessieren",
@@ -92,7 +92,7 @@ var germanFurniture = furnitureWords{
 }
 
 var frenchFurniture = furnitureWords{
-	asides: []string{"contact presse", "contacts presse", "articles en relation", "en relation", "articles recommandés", "nos articles", "voir aussi", "à lire", "lire la suite", "laisser un commentaire", "laissez un commentaire", "publier un commentaire", "écrire un commentaire", "ajouter un commentaire", "à lire aussi", "lire aussi", "à voir aussi", "à découvrir aussi", "sur le même sujet", "sur le même thème",
+	asides: []string{"mots-clés", "étiquettes", "contact presse", "contacts presse", "articles en relation", "en relation", "articles recommandés", "nos articles", "voir aussi", "à lire", "lire la suite", "laisser un commentaire", "laissez un commentaire", "publier un commentaire", "écrire un commentaire", "ajouter un commentaire", "à lire aussi", "lire aussi", "à voir aussi", "à découvrir aussi", "sur le même sujet", "sur le même thème",
 		"articles similaires", "articles liés", "articles connexes", "dans la même rubrique", "vous aimerez aussi",
 		"vous aimerez peut-être", "vous pourriez aussi aimer", "vous pourriez aimer", "les plus lus", "les plus populaires",
 		"derniers articles", "nos derniers articles", "partager", "partagez", "suivez-nous", "suivez nous",
@@ -112,7 +112,7 @@ var frenchFurniture = furnitureWords{
 }
 
 var spanishFurniture = furnitureWords{
-	asides: []string{"más sobre", "te podría interesar", "también te puede gustar", "noticias recomendadas", "también te recomendamos", "más de", "deja un comentario", "deja tu comentario", "dejar un comentario", "escribe un comentario", "noticias relacionadas", "notas relacionadas", "artículos relacionados", "articulos relacionados",
+	asides: []string{"etiquetas", "más sobre", "te podría interesar", "también te puede gustar", "noticias recomendadas", "también te recomendamos", "más de", "deja un comentario", "deja tu comentario", "dejar un comentario", "escribe un comentario", "noticias relacionadas", "notas relacionadas", "artículos relacionados", "articulos relacionados",
 		"te puede interesar", "te puede gustar", "también te puede interesar", "le puede interesar", "puede interesarte",
 		"te recomendamos", "lee también", "lea también", "más noticias", "más leídas", "lo más leído", "lo más visto",
 		"últimas noticias", "relacionados", "relacionadas", "comparte", "compartir", "síguenos", "siguenos",
@@ -163,7 +163,7 @@ var portugueseFurniture = furnitureWords{
 }
 
 var polishFurniture = furnitureWords{
-	asides: []string{"podobne przepisy", "więcej przepisów", "czytaj również", "zobacz również", "przeczytaj również", "polecane", "więcej na ten temat", "może cię zainteresować", "warto przeczytać", "dodaj komentarz", "napisz komentarz", "zostaw komentarz", "czytaj także", "czytaj też", "zobacz także", "zobacz też", "polecamy", "podobne artykuły",
+	asides: []string{"tagi", "podobne przepisy", "więcej przepisów", "czytaj również", "zobacz również", "przeczytaj również", "polecane", "więcej na ten temat", "może cię zainteresować", "warto przeczytać", "dodaj komentarz", "napisz komentarz", "zostaw komentarz", "czytaj także", "czytaj też", "zobacz także", "zobacz też", "polecamy", "podobne artykuły",
 		"powiązane artykuły", "powiązane", "najczęściej czytane", "najpopularniejsze", "najnowsze", "udostępnij",
 		"przeczytaj także", "przeczytaj też", "reklama"},
 	articleAsides: []string{"komentarze", "dodaj komentarz", "skomentuj", "o autorze"},
@@ -201,7 +201,7 @@ var finnishFurniture = furnitureWords{
 }
 
 var japaneseFurniture = furnitureWords{
-	asides: []string{"関連記事", "関連する記事", "関連ニュース", "あわせて読みたい", "合わせて読みたい", "おすすめ記事",
+	asides: []string{"avainsanat", "tagit", "関連記事", "関連する記事", "関連ニュース", "あわせて読みたい", "合わせて読みたい", "おすすめ記事",
 		"人気記事", "こちらもおすすめ", "この記事をシェア", "シェアする", "新着記事", "ランキング", "広告"},
 	articleAsides: []string{"コメント"},
 	labels:        []string{"続きを読む", "もっと見る", "印刷", "シェア", "ツイート", "閉じる", "トップへ戻る", "ページトップへ", "ページの先頭へ"},
