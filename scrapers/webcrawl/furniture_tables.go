@@ -6,7 +6,7 @@ package webcrawl
 // space before it counts the same).
 
 var englishFurniture = furnitureWords{
-	asides: []string{"tags", "tagged", "press contact", "press contacts", "media contact", "media contacts", "more from", "more in", "more on this story", "related:", "read more:", "recommended stories", "top stories", "leave a reply", "leave a comment", "post a comment", "add a comment", "write a comment", "submit a comment",
+	asides: []string{"sign up for the", "look at other dictionaries", "tags", "tagged", "press contact", "press contacts", "media contact", "media contacts", "more from", "more in", "more on this story", "related:", "read more:", "recommended stories", "top stories", "leave a reply", "leave a comment", "post a comment", "add a comment", "write a comment", "submit a comment",
 		"you may also like", "you might also like", "you may like", "you might like", "you may also be interested",
 		"related products", "related items", "related articles", "related posts", "related stories", "related content",
 		"related reading", "related news", "related resources", "related links",

@@ -281,7 +281,7 @@ func TestPHPWarningsAndFeedLines(t *testing.T) {
 
 // Each table's newer asides title a section on any kind of page.
 func TestMoreAsideHeadings(t *testing.T) {
-	for _, h := range []string{"Podobne przepisy", "Więcej przepisów z użyciem tego produktu", "TOP-THEMEN", "Ansprechpartnerin", "Pressekontakt", "Media contacts", "Contact presse", "Tags", "Schlagwörter", "Mots-clés", "Etiquetas"} {
+	for _, h := range []string{"Podobne przepisy", "Więcej przepisów z użyciem tego produktu", "TOP-THEMEN", "Ansprechpartnerin", "Pressekontakt", "Media contacts", "Contact presse", "Tags", "Schlagwörter", "Mots-clés", "Etiquetas", "Sign up for the CorkBeo newsletter", "Look at other dictionaries:"} {
 		if !asideHeading(h, false) {
 			t.Errorf("%q is not read as an aside's heading", h)
 		}
