@@ -39,7 +39,7 @@ var englishFurniture = furnitureWords{
 		"get started today", "load more", "show all", "see details", "read full story",
 		"read the full story", "read the report", "watch video", "watch now", "view profile",
 		"view company profile", "compare", "close", "toggle caption", "read full article",
-		"shop all", "see all results",
+		"shop all", "see all results", "sorted by", "sort by",
 	},
 	leadIns:   []string{"read more:", "read also:", "also read:", "see also:", "related:", "read:", "watch:", "more on this:"},
 	credits:   []string{"photo:", "photos:", "photo credit", "photo by", "image:", "image credit", "image via", "credit:", "credits:", "source:", "illustration:", "©", "copyright ©", "copyright (c)"},

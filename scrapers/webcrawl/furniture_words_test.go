@@ -287,3 +287,20 @@ func TestMoreAsideHeadings(t *testing.T) {
 		}
 	}
 }
+
+// A form's label that is a call of its own ("Sorted by:" over a Q&A
+// site's answers, beside a hidden link) goes like a button.
+func TestSortLabelAlone(t *testing.T) {
+	doc, err := html.Parse(strings.NewReader(`<html><body><div class="answers">` + paragraphs("the question", 1) +
+		`<div class="col"><label for="sort-menu">Sorted by:</label> <a class="d-none" href="?answertab=scoredesc">Reset to default</a></div>` +
+		paragraphs("the answer", 1) + `</div></body></html>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := findElement(doc, atom.Body)
+	dropCallsToAction(body)
+	got := nodeText(body, 1<<20)
+	if strings.Contains(got, "Sorted by") || !strings.Contains(got, prose("the answer", 1)) {
+		t.Errorf("the sort label stayed, or the answer went:\n%s", got)
+	}
+}
