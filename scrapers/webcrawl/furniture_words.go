@@ -252,7 +252,13 @@ func countChildren(n *html.Node) int {
 // into: a table's "Source:" row is its data.
 func dropFurnitureLines(root *html.Node) {
 	unlinkWhere(root, func(c *html.Node) bool {
-		if !leafBlock(c) || heading(c) || c.DataAtom == atom.H1 {
+		if heading(c) {
+			// A heading may be a notice ("<h3>Sie müssen sich einloggen, um …</h3>"
+			// under a comment form's title), never a credit or a dateline.
+			l := lineForm(nodeText(c, noticeMax+1))
+			return len(l) <= noticeMax && containsAny(l, furniturePhrases.notices)
+		}
+		if !leafBlock(c) || c.DataAtom == atom.H1 {
 			return false
 		}
 		return furnitureLine(c, nodeText(c, noticeMax+1))

@@ -304,3 +304,20 @@ func TestSortLabelAlone(t *testing.T) {
 		t.Errorf("the sort label stayed, or the answer went:\n%s", got)
 	}
 }
+
+// A heading that is a notice goes like a line of one; a heading that
+// begins like a dateline stays (it may be a section's title).
+func TestNoticeHeading(t *testing.T) {
+	doc, err := html.Parse(strings.NewReader(`<html><body><div>` + paragraphs("the thread", 1) +
+		`<div id="form"><h3>Sie müssen sich <a href="/login">einloggen</a>, um sich an einer Diskussion beteiligen zu können.</h3></div>` +
+		`<h3>Published on the web: a history</h3>` + paragraphs("the history", 1) + `</div></body></html>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := findElement(doc, atom.Body)
+	dropFurnitureLines(body)
+	got := nodeText(body, 1<<20)
+	if strings.Contains(got, "einloggen") || !strings.Contains(got, "Published on the web") {
+		t.Errorf("the login notice stayed, or a heading like a dateline went:\n%s", got)
+	}
+}
