@@ -21,7 +21,7 @@ func ctaLabel(s string) string {
 	return strings.Join(f, " ")
 }
 
-// dropCallsToAction unlinks, under root, the links, buttons and small
+// dropCallsToAction unlinks, under root, the links, buttons, form labels and small
 // blocks (a span or div styled as a button) whose whole label is a call to
 // action (a label of furniturePhrases) and that stand alone in their block: a "Read more" at
 // the end of a sentence stays. It runs after dropMenus, which counts a
@@ -29,7 +29,7 @@ func ctaLabel(s string) string {
 func dropCallsToAction(root *html.Node) {
 	unlinkWhere(root, func(c *html.Node) bool {
 		switch c.DataAtom {
-		case atom.A, atom.Button, atom.Span, atom.Div, atom.P, atom.Li:
+		case atom.A, atom.Button, atom.Span, atom.Div, atom.P, atom.Li, atom.Label:
 			l := ctaLabel(nodeText(c, 64))
 			return furniturePhrases.labels[l] && alone(c, l)
 		}

@@ -6,7 +6,7 @@ package webcrawl
 // space before it counts the same).
 
 var englishFurniture = furnitureWords{
-	asides: []string{"more from", "more in", "more on this story", "related:", "read more:", "recommended stories", "top stories", "leave a reply", "leave a comment", "post a comment", "add a comment", "write a comment", "submit a comment",
+	asides: []string{"sign up for the", "look at other dictionaries", "tags", "tagged", "press contact", "press contacts", "media contact", "media contacts", "more from", "more in", "more on this story", "related:", "read more:", "recommended stories", "top stories", "leave a reply", "leave a comment", "post a comment", "add a comment", "write a comment", "submit a comment",
 		"you may also like", "you might also like", "you may like", "you might like", "you may also be interested",
 		"related products", "related items", "related articles", "related posts", "related stories", "related content",
 		"related reading", "related news", "related resources", "related links",
@@ -39,19 +39,19 @@ var englishFurniture = furnitureWords{
 		"get started today", "load more", "show all", "see details", "read full story",
 		"read the full story", "read the report", "watch video", "watch now", "view profile",
 		"view company profile", "compare", "close", "toggle caption", "read full article",
-		"shop all", "see all results",
+		"shop all", "see all results", "sorted by", "sort by",
 	},
 	leadIns:   []string{"read more:", "read also:", "also read:", "see also:", "related:", "read:", "watch:", "more on this:"},
 	credits:   []string{"photo:", "photos:", "photo credit", "photo by", "image:", "image credit", "image via", "credit:", "credits:", "source:", "illustration:", "©", "copyright ©", "copyright (c)"},
 	datelines: []string{"comment by", "last updated:", "by:", "posted on", "published on", "published:", "last updated", "last modified", "updated:", "updated on", "release date:", "posted by", "written by"},
 	notices: []string{"our telegram channel", "our whatsapp channel", "never miss the latest", "never miss a story", "your cart is empty", "your shopping cart is empty", "no responses yet", "no response so far", "be the first to comment", "thank you for your support", "support our journalism", "sign up for our newsletter", "subscribe to our newsletter", "want to be informed", "you must be logged in", "log in to comment", "login to comment", "to view the full story",
-		"already a subscriber", "subscribe to continue reading", "all rights reserved", "comments are closed",
+		"already a subscriber", "subscribe to continue reading", "all rights reserved", "comments are closed", "through the rss 2.0 feed",
 		"email address will not be published", "uses akismet", "this website uses cookies", "this site uses cookies", "we use cookies"},
 	noComments: []string{"no comments", "no comments yet", "no responses", "no responses yet", "no response so far", "no replies", "0 comments", "0 responses", "0 replies"},
 }
 
 var germanFurniture = furnitureWords{
-	asides: []string{"mehr lesen", "mehr dazu", "lesen sie weiter", "mehr zu diesem thema", "links zum thema", "weitere links", "passend zum thema", "passende artikel", "auch lesenswert", "schreibe einen kommentar", "kommentar schreiben", "hinterlasse einen kommentar", "hinterlassen sie einen kommentar", "kommentar verfassen", "verwandte themenbereiche", "das thema könnte dich auch interessieren", "das thema könnte sie auch interessieren", "weitere kolumnen", "mehr kolumnen",
+	asides: []string{"schlagwörter", "schlagworte", "ansprechpartner", "ansprechpartnerin", "ihr ansprechpartner", "ihre ansprechpartnerin", "pressekontakt", "top-themen", "top themen", "topthemen", "mehr lesen", "mehr dazu", "lesen sie weiter", "mehr zu diesem thema", "links zum thema", "weitere links", "passend zum thema", "passende artikel", "auch lesenswert", "schreibe einen kommentar", "kommentar schreiben", "hinterlasse einen kommentar", "hinterlassen sie einen kommentar", "kommentar verfassen", "verwandte themenbereiche", "das thema könnte dich auch interessieren", "das thema könnte sie auch interessieren", "weitere kolumnen", "mehr kolumnen",
 		"mehr zum thema", "mehr aus", "mehr von", "weitere artikel", "weitere beiträge", "weitere nachrichten",
 		"weitere meldungen", "weitere news", "weitere themen", "das könnte sie auch interessieren",
 		"das könnte dich auch interessieren", "das könnte sie interessieren", "das könnte dich interessieren",
@@ -85,14 +85,14 @@ var germanFurniture = furnitureWords{
 	notices: []string{"unser telegram-kanal", "unseren telegram-kanal", "unser whatsapp-kanal", "unseren whatsapp-kanal", "nie mehr verpassen", "müssen sie eingeloggt sein", "musst eingeloggt sein", "kommentieren zu können", "um kommentare zu", "noch keine bewertungen", "artikel bewerten", "warenkorb ist leer", "gefällt dir unser", "gefällt ihnen unser", "newsletter abonnieren", "zum newsletter anmelden", "für unseren newsletter", "nichts mehr verpassen", "nichts mehr versäumen", "müssen sie sich anmelden", "müssen sie angemeldet sein", "müssen sich einloggen", "müssen angemeldet sein",
 		"bitte loggen sie sich", "bitte melden sie sich an", "um kommentieren zu können", "um kommentare zu schreiben",
 		"e-mail-adresse wird nicht veröffentlicht", "email-adresse wird nicht veröffentlicht", "verwendet akismet",
-		"alle rechte vorbehalten", "kommentare sind geschlossen", "kommentarfunktion ist", "keine kommentare möglich",
+		"alle rechte vorbehalten", "kommentare sind geschlossen", "kommentare sind derzeit geschlossen", "durch den rss 2.0 feed", "kommentarfunktion ist", "keine kommentare möglich",
 		"sie sind aktuell nicht eingeloggt", "sie sind nicht angemeldet", "verwendet cookies", "nutzt cookies",
 		"benutzt cookies", "mit der nutzung dieser website", "nur für abonnenten", "jetzt abonnieren"},
 	noComments: []string{"keine kommentare", "noch keine kommentare", "bisher keine kommentare", "0 kommentare", "keine antworten"},
 }
 
 var frenchFurniture = furnitureWords{
-	asides: []string{"articles en relation", "en relation", "articles recommandés", "nos articles", "voir aussi", "à lire", "lire la suite", "laisser un commentaire", "laissez un commentaire", "publier un commentaire", "écrire un commentaire", "ajouter un commentaire", "à lire aussi", "lire aussi", "à voir aussi", "à découvrir aussi", "sur le même sujet", "sur le même thème",
+	asides: []string{"mots-clés", "étiquettes", "contact presse", "contacts presse", "articles en relation", "en relation", "articles recommandés", "nos articles", "voir aussi", "à lire", "lire la suite", "laisser un commentaire", "laissez un commentaire", "publier un commentaire", "écrire un commentaire", "ajouter un commentaire", "à lire aussi", "lire aussi", "à voir aussi", "à découvrir aussi", "sur le même sujet", "sur le même thème",
 		"articles similaires", "articles liés", "articles connexes", "dans la même rubrique", "vous aimerez aussi",
 		"vous aimerez peut-être", "vous pourriez aussi aimer", "vous pourriez aimer", "les plus lus", "les plus populaires",
 		"derniers articles", "nos derniers articles", "partager", "partagez", "suivez-nous", "suivez nous",
@@ -112,7 +112,7 @@ var frenchFurniture = furnitureWords{
 }
 
 var spanishFurniture = furnitureWords{
-	asides: []string{"más sobre", "te podría interesar", "también te puede gustar", "noticias recomendadas", "también te recomendamos", "más de", "deja un comentario", "deja tu comentario", "dejar un comentario", "escribe un comentario", "noticias relacionadas", "notas relacionadas", "artículos relacionados", "articulos relacionados",
+	asides: []string{"etiquetas", "más sobre", "te podría interesar", "también te puede gustar", "noticias recomendadas", "también te recomendamos", "más de", "deja un comentario", "deja tu comentario", "dejar un comentario", "escribe un comentario", "noticias relacionadas", "notas relacionadas", "artículos relacionados", "articulos relacionados",
 		"te puede interesar", "te puede gustar", "también te puede interesar", "le puede interesar", "puede interesarte",
 		"te recomendamos", "lee también", "lea también", "más noticias", "más leídas", "lo más leído", "lo más visto",
 		"últimas noticias", "relacionados", "relacionadas", "comparte", "compartir", "síguenos", "siguenos",
@@ -163,7 +163,7 @@ var portugueseFurniture = furnitureWords{
 }
 
 var polishFurniture = furnitureWords{
-	asides: []string{"czytaj również", "zobacz również", "przeczytaj również", "polecane", "więcej na ten temat", "może cię zainteresować", "warto przeczytać", "dodaj komentarz", "napisz komentarz", "zostaw komentarz", "czytaj także", "czytaj też", "zobacz także", "zobacz też", "polecamy", "podobne artykuły",
+	asides: []string{"tagi", "podobne przepisy", "więcej przepisów", "czytaj również", "zobacz również", "przeczytaj również", "polecane", "więcej na ten temat", "może cię zainteresować", "warto przeczytać", "dodaj komentarz", "napisz komentarz", "zostaw komentarz", "czytaj także", "czytaj też", "zobacz także", "zobacz też", "polecamy", "podobne artykuły",
 		"powiązane artykuły", "powiązane", "najczęściej czytane", "najpopularniejsze", "najnowsze", "udostępnij",
 		"przeczytaj także", "przeczytaj też", "reklama"},
 	articleAsides: []string{"komentarze", "dodaj komentarz", "skomentuj", "o autorze"},
@@ -201,7 +201,7 @@ var finnishFurniture = furnitureWords{
 }
 
 var japaneseFurniture = furnitureWords{
-	asides: []string{"関連記事", "関連する記事", "関連ニュース", "あわせて読みたい", "合わせて読みたい", "おすすめ記事",
+	asides: []string{"avainsanat", "tagit", "関連記事", "関連する記事", "関連ニュース", "あわせて読みたい", "合わせて読みたい", "おすすめ記事",
 		"人気記事", "こちらもおすすめ", "この記事をシェア", "シェアする", "新着記事", "ランキング", "広告"},
 	articleAsides: []string{"コメント"},
 	labels:        []string{"続きを読む", "もっと見る", "印刷", "シェア", "ツイート", "閉じる", "トップへ戻る", "ページトップへ", "ページの先頭へ"},

@@ -165,8 +165,26 @@ func furnitureLineLinked(t string, linked bool) bool {
 		return true
 	case len(l) <= noticeMax && containsAny(l, furniturePhrases.notices):
 		return true
+	case len(l) <= noticeMax && phpMessage(l):
+		return true
 	}
 	return false
+}
+
+// phpMessages begin the warnings PHP writes into a page it serves, in
+// English whatever the page's language ("Warning: Creating default object
+// … in /www/…/classes.php on line 407").
+var phpMessages = []string{"warning:", "notice:", "deprecated:", "strict standards:", "fatal error:", "parse error:"}
+
+// phpMessage says whether a line (in lineForm) is one of PHP's warnings:
+// it begins like one and ends "in <file>.php on line <n>".
+func phpMessage(l string) bool {
+	i := strings.LastIndex(l, ".php on line ")
+	if i < 0 || !hasPrefixAny(l, phpMessages) || !strings.Contains(l[:i], " in ") {
+		return false
+	}
+	n := l[i+len(".php on line "):]
+	return n != "" && strings.Trim(n, "0123456789") == ""
 }
 
 // dropFurnitureRuns unlinks, under root, the lines of furniture that are
@@ -234,7 +252,13 @@ func countChildren(n *html.Node) int {
 // into: a table's "Source:" row is its data.
 func dropFurnitureLines(root *html.Node) {
 	unlinkWhere(root, func(c *html.Node) bool {
-		if !leafBlock(c) || heading(c) || c.DataAtom == atom.H1 {
+		if heading(c) {
+			// A heading may be a notice ("<h3>Sie müssen sich einloggen, um …</h3>"
+			// under a comment form's title), never a credit or a dateline.
+			l := lineForm(nodeText(c, noticeMax+1))
+			return len(l) <= noticeMax && containsAny(l, furniturePhrases.notices)
+		}
+		if !leafBlock(c) || c.DataAtom == atom.H1 {
 			return false
 		}
 		return furnitureLine(c, nodeText(c, noticeMax+1))

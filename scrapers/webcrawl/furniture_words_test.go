@@ -260,3 +260,64 @@ func TestNoCommentsHeading(t *testing.T) {
 		}
 	}
 }
+
+// PHP's warnings written into a page, and a blog theme's line on where
+// its comments are followed, are lines of furniture; a sentence about
+// PHP is not.
+func TestPHPWarningsAndFeedLines(t *testing.T) {
+	for _, l := range []string{
+		"Warning:  Creating default object from empty value in /www/htdocs/w0094d70/wp-includes/classes.php on line 407",
+		"Deprecated: preg_replace(): The /e modifier is deprecated in /www/htdocs/wp-includes/formatting.php on line 82",
+		"Der Beitrag wurde am Mittwoch, den 27. November 2019 um 15:21 Uhr veröffentlicht und wurde unter Allgemein abgelegt. Du kannst die Kommentare zu diesen Eintrag durch den RSS 2.0 Feed verfolgen. Kommentare sind derzeit geschlossen.",
+	} {
+		if !furnitureLineLinked(l, false) {
+			t.Errorf("%q is not read as furniture", l)
+		}
+	}
+	if furnitureLineLinked("Warning: this article explains why a .php file fails on line 3 of your config, and how to fix it.", false) {
+		t.Errorf("a sentence about PHP was read as PHP's warning")
+	}
+}
+
+// Each table's newer asides title a section on any kind of page.
+func TestMoreAsideHeadings(t *testing.T) {
+	for _, h := range []string{"Podobne przepisy", "Więcej przepisów z użyciem tego produktu", "TOP-THEMEN", "Ansprechpartnerin", "Pressekontakt", "Media contacts", "Contact presse", "Tags", "Schlagwörter", "Mots-clés", "Etiquetas", "Sign up for the CorkBeo newsletter", "Look at other dictionaries:"} {
+		if !asideHeading(h, false) {
+			t.Errorf("%q is not read as an aside's heading", h)
+		}
+	}
+}
+
+// A form's label that is a call of its own ("Sorted by:" over a Q&A
+// site's answers, beside a hidden link) goes like a button.
+func TestSortLabelAlone(t *testing.T) {
+	doc, err := html.Parse(strings.NewReader(`<html><body><div class="answers">` + paragraphs("the question", 1) +
+		`<div class="col"><label for="sort-menu">Sorted by:</label> <a class="d-none" href="?answertab=scoredesc">Reset to default</a></div>` +
+		paragraphs("the answer", 1) + `</div></body></html>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := findElement(doc, atom.Body)
+	dropCallsToAction(body)
+	got := nodeText(body, 1<<20)
+	if strings.Contains(got, "Sorted by") || !strings.Contains(got, prose("the answer", 1)) {
+		t.Errorf("the sort label stayed, or the answer went:\n%s", got)
+	}
+}
+
+// A heading that is a notice goes like a line of one; a heading that
+// begins like a dateline stays (it may be a section's title).
+func TestNoticeHeading(t *testing.T) {
+	doc, err := html.Parse(strings.NewReader(`<html><body><div>` + paragraphs("the thread", 1) +
+		`<div id="form"><h3>Sie müssen sich <a href="/login">einloggen</a>, um sich an einer Diskussion beteiligen zu können.</h3></div>` +
+		`<h3>Published on the web: a history</h3>` + paragraphs("the history", 1) + `</div></body></html>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := findElement(doc, atom.Body)
+	dropFurnitureLines(body)
+	got := nodeText(body, 1<<20)
+	if strings.Contains(got, "einloggen") || !strings.Contains(got, "Published on the web") {
+		t.Errorf("the login notice stayed, or a heading like a dateline went:\n%s", got)
+	}
+}
