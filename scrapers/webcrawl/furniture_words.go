@@ -99,11 +99,12 @@ func mergeFurniture(langs map[string]*furnitureWords) mergedFurniture {
 // faster with every language's notices).
 type phraseIndex struct {
 	byHead map[uint32][]string
-	short  []string // phrases under four bytes, looked for one by one
+	pairs  *[1 << 16 / 64]uint64 // the phrases' first two bytes: most places in a text are passed without a look-up
+	short  []string              // phrases under four bytes, looked for one by one
 }
 
 func newPhraseIndex(ps []string) phraseIndex {
-	ix := phraseIndex{byHead: map[uint32][]string{}}
+	ix := phraseIndex{byHead: map[uint32][]string{}, pairs: new([1 << 16 / 64]uint64)}
 	for _, p := range ps {
 		if len(p) < 4 {
 			ix.short = append(ix.short, p)
@@ -111,6 +112,8 @@ func newPhraseIndex(ps []string) phraseIndex {
 		}
 		k := head4(p, 0)
 		ix.byHead[k] = append(ix.byHead[k], p)
+		pair := k >> 16
+		ix.pairs[pair/64] |= 1 << (pair % 64)
 	}
 	return ix
 }
@@ -125,6 +128,9 @@ func (ix phraseIndex) contains(s string) bool {
 		return true
 	}
 	for i := 0; i+4 <= len(s); i++ {
+		if pair := uint32(s[i])<<8 | uint32(s[i+1]); ix.pairs[pair/64]&(1<<(pair%64)) == 0 {
+			continue
+		}
 		for _, p := range ix.byHead[head4(s, i)] {
 			if strings.HasPrefix(s[i:], p) {
 				return true
