@@ -339,7 +339,7 @@ func (f *Fetcher) Do(ctx context.Context, req *Request) (*Response, error) {
 				return resp, be
 			}
 		}
-		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
+		if AsksPause(resp.StatusCode) {
 			f.hold(ctx, rep, resp, px, "")
 		}
 		rep.done(statusOutcome(resp.StatusCode), "")

@@ -72,6 +72,13 @@ func backoff(base time.Duration, attempt int) time.Duration {
 	return half + rand.N(half+1)
 }
 
+// AsksPause says whether an answer with this status and a Retry-After asks
+// its client to pause (and so holds the site for the fleet): 429 Too Many
+// Requests and 503 Service Unavailable.
+func AsksPause(status int) bool {
+	return status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable
+}
+
 // ParseRetryAfter reads a Retry-After header (delay-seconds or an HTTP
 // date, at most a day): ok is false when it is absent or unreadable.
 func ParseRetryAfter(v string, now time.Time) (time.Duration, bool) { return parseRetryAfter(v, now) }

@@ -164,15 +164,9 @@ func NewWithSettings(s Settings) scrapers.Plugin {
 			return netguard.CheckURL(req.URL, s.AllowPrivate)
 		},
 	}
-	if s.Robots == nil {
-		rc := robots.Config{Client: cr.client, UserAgent: s.UserAgent, Ignore: s.RobotsIgnore}
-		if s.Shared != nil {
-			rc.Cache = s.Shared
-		}
-		s.Robots = robots.New(rc)
-		cr.s.Robots = s.Robots
+	if cr.s.Robots == nil {
+		cr.s.Robots = robots.New(robots.Config{Client: cr.client, UserAgent: s.UserAgent, Ignore: s.RobotsIgnore, Cache: s.Shared})
 	}
-	cr.robots = s.Robots
 	return scrapers.Plugin{
 		ID:   ID,
 		Name: "Web Crawl",
@@ -194,7 +188,6 @@ type crawler struct {
 	s          Settings
 	client     *http.Client
 	extracting gate
-	robots     *robots.Checker
 }
 
 type job struct {
@@ -354,7 +347,7 @@ func (cr *crawler) visit(ctx context.Context, call *scrapers.Call, args crawlArg
 		return nil, nil
 	}
 	if f.status >= 400 {
-		if d, ok := scrapers.ParseRetryAfter(f.header.Get("Retry-After"), time.Now()); ok && d > 0 && holdsOff(f.status) {
+		if d, ok := scrapers.ParseRetryAfter(f.header.Get("Retry-After"), time.Now()); ok && d > 0 && scrapers.AsksPause(f.status) {
 			fail(fmt.Errorf("the site answered HTTP %d and asked for a pause of %s: every replica leaves %s alone until then",
 				f.status, min(d, scrapers.MaxHold).Round(time.Second), j.u.Host))
 			return nil, f.final

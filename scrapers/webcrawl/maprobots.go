@@ -18,7 +18,7 @@ import (
 // robotsSitemaps are the Sitemap lines of home's robots.txt.
 func (m *mapper) robotsSitemaps(ctx context.Context, home *url.URL) []string {
 	m.readsRobots(home.Host)
-	list, err := m.cr.robots.Sitemaps(ctx, home)
+	list, err := m.cr.s.Robots.Sitemaps(ctx, home)
 	if err != nil && ctx.Err() == nil {
 		m.note(fmt.Sprintf("robots.txt of %s could not be read: %v", home.Host, err))
 	}
@@ -33,7 +33,7 @@ func (m *mapper) allowed(ctx context.Context, u *url.URL) bool {
 	if !m.readsRobots(u.Host) {
 		return false
 	}
-	v := m.cr.robots.Check(ctx, u)
+	v := m.cr.s.Robots.Check(ctx, u)
 	if !v.Allowed {
 		m.mu.Lock()
 		m.disallowed++
@@ -68,7 +68,7 @@ func (m *mapper) readsRobots(host string) bool {
 // crawler's own, or robots.txt's Crawl-delay when longer.
 func (m *mapper) delay(ctx context.Context, u *url.URL) time.Duration {
 	d := m.cr.s.PerHostDelay
-	if v := m.cr.robots.Check(ctx, u); v.CrawlDelay > d {
+	if v := m.cr.s.Robots.Check(ctx, u); v.CrawlDelay > d {
 		d = v.CrawlDelay
 		if note := v.Note(); note != "" {
 			m.note(note)

@@ -53,7 +53,7 @@ func (rt *reporting) RoundTrip(req *http.Request) (*http.Response, error) {
 // hold holds the request's host off when resp asks for a pause (429 or 503
 // with Retry-After), and returns the hold.
 func (rt *reporting) hold(req *http.Request, resp *http.Response) time.Duration {
-	if rt.polite == nil || !holdsOff(resp.StatusCode) {
+	if rt.polite == nil || !scrapers.AsksPause(resp.StatusCode) {
 		return 0
 	}
 	d, ok := scrapers.ParseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
@@ -63,12 +63,6 @@ func (rt *reporting) hold(req *http.Request, resp *http.Response) time.Duration 
 	d = min(d, scrapers.MaxHold)
 	rt.polite.Hold(req.Context(), hostKey(req.URL), scrapers.ExitDirect, d, fmt.Sprintf("HTTP %d with Retry-After", resp.StatusCode))
 	return d
-}
-
-// holdsOff says whether an answer with this status and a Retry-After asks
-// the crawler to pause: 429 Too Many Requests and 503 Service Unavailable.
-func holdsOff(status int) bool {
-	return status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable
 }
 
 // countingBody counts a response's bytes and reports the attempt when closed.
