@@ -68,46 +68,64 @@ type fidelityRun struct {
 // empty text comes with a note saying why.
 type extractor func(body []byte, u *url.URL) (text string, said bool, err error)
 
-// runFidelity extracts every page with extract, on GOMAXPROCS workers, and
-// scores the text.
-func runFidelity(tb testing.TB, dir string, pages []wcxb.Page, extract extractor) fidelityRun {
-	run := fidelityRun{table: wcxb.NewTable(), times: make([]time.Duration, len(pages)), preds: make(map[string]string, len(pages))}
-	texts := make([]string, len(pages))
-	said := make([]bool, len(pages))
-	errs := make([]error, len(pages))
+// extracted is what extractAll found for one page.
+type extracted struct {
+	text string
+	said bool // the extractor said the page holds no text
+	err  error
+	took time.Duration
+}
+
+// extractAll runs extract on n pages, on GOMAXPROCS workers; load gives page
+// i's bytes and address (an address that does not parse is example.com's).
+func extractAll(n int, load func(i int) ([]byte, string, error), extract extractor) []extracted {
+	out := make([]extracted, n)
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := range next {
-				body, err := wcxb.HTML(dir, pages[i].ID)
+				body, raw, err := load(i)
 				if err != nil {
-					errs[i] = err
+					out[i].err = err
 					continue
 				}
-				u, err := url.Parse(pages[i].URL)
+				u, err := url.Parse(raw)
 				if err != nil || u.Host == "" {
 					u, _ = url.Parse("https://example.com/")
 				}
 				start := time.Now()
-				texts[i], said[i], errs[i] = extract(body, u)
-				run.times[i] = time.Since(start)
+				out[i].text, out[i].said, out[i].err = extract(body, u)
+				out[i].took = time.Since(start)
 			}
 		})
 	}
-	for i := range pages {
+	for i := range n {
 		next <- i
 	}
 	close(next)
 	wg.Wait()
+	return out
+}
+
+// runFidelity extracts every page with extract, on GOMAXPROCS workers, and
+// scores the text.
+func runFidelity(tb testing.TB, dir string, pages []wcxb.Page, extract extractor) fidelityRun {
+	run := fidelityRun{table: wcxb.NewTable(), times: make([]time.Duration, len(pages)), preds: make(map[string]string, len(pages))}
+	got := extractAll(len(pages), func(i int) ([]byte, string, error) {
+		body, err := wcxb.HTML(dir, pages[i].ID)
+		return body, pages[i].URL, err
+	}, extract)
 	for i, p := range pages {
-		if errs[i] != nil {
-			tb.Errorf("page %s: %v", p.ID, errs[i])
+		e := got[i]
+		if e.err != nil {
+			tb.Errorf("page %s: %v", p.ID, e.err)
 		}
-		run.table.Add(p, texts[i])
-		run.preds[p.ID] = texts[i]
-		if len(wcxb.Tokens(texts[i])) == 0 {
-			if said[i] {
+		run.times[i] = e.took
+		run.table.Add(p, e.text)
+		run.preds[p.ID] = e.text
+		if len(wcxb.Tokens(e.text)) == 0 {
+			if e.said {
 				run.shells = append(run.shells, p.ID)
 			} else {
 				run.silent = append(run.silent, p.ID)

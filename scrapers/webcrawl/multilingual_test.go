@@ -6,8 +6,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"runtime"
-	"sync"
 	"testing"
 	"time"
 
@@ -49,43 +47,22 @@ type trafRun struct {
 // workers, and scores the text. The pages are given as saved, with no
 // charset (no HTTP headers were kept): the extractor decides.
 func runTraf(tb testing.TB, dir string, pages []trafdev.Page, extract extractor) trafRun {
-	texts := make([]string, len(pages))
-	errs := make([]error, len(pages))
 	r := trafRun{pages: map[string]trafdev.Count{}, texts: map[string]string{}, times: make([]time.Duration, len(pages))}
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := range next {
-				body, err := trafdev.HTML(dir, pages[i].ID)
-				if err != nil {
-					errs[i] = err
-					continue
-				}
-				u, err := url.Parse(pages[i].URL)
-				if err != nil || u.Host == "" {
-					u, _ = url.Parse("https://example.com/")
-				}
-				start := time.Now()
-				texts[i], _, errs[i] = extract(body, u)
-				r.times[i] = time.Since(start)
-			}
-		})
-	}
-	for i := range pages {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	got := extractAll(len(pages), func(i int) ([]byte, string, error) {
+		body, err := trafdev.HTML(dir, pages[i].ID)
+		return body, pages[i].URL, err
+	}, extract)
 	for i, p := range pages {
-		if errs[i] != nil {
-			tb.Errorf("page %s: %v", p.ID, errs[i])
+		e := got[i]
+		if e.err != nil {
+			tb.Errorf("page %s: %v", p.ID, e.err)
 		}
-		c := trafdev.Score(p, texts[i])
+		r.times[i] = e.took
+		c := trafdev.Score(p, e.text)
 		r.pages[p.ID] = c
-		r.texts[p.ID] = texts[i]
+		r.texts[p.ID] = e.text
 		r.total = r.total.Add(c)
-		if trafdev.Normalize(texts[i]) == "" {
+		if trafdev.Normalize(e.text) == "" {
 			r.empty = append(r.empty, p.ID)
 		}
 	}
