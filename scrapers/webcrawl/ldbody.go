@@ -1,7 +1,6 @@
 package webcrawl
 
 import (
-	"encoding/json"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -57,38 +56,16 @@ func ldBodyTexts(jsonLD string) []string {
 			}
 		}
 	}
-	var walk func(v any, depth int)
-	walk = func(v any, depth int) {
-		if depth > 8 {
-			return
-		}
-		switch v := v.(type) {
-		case map[string]any:
-			if ldHasBody(v["@type"]) {
-				var out []string
-				n := 0
-				collect(v, 0, &out, &n)
-				if n > bestLen {
-					best, bestLen = out, n
-				}
-			}
-			for _, c := range v {
-				walk(c, depth+1)
-			}
-		case []any:
-			for _, c := range v {
-				walk(c, depth+1)
+	eachLDObject(jsonLD, func(v map[string]any) {
+		if ldHasBody(v["@type"]) {
+			var out []string
+			n := 0
+			collect(v, 0, &out, &n)
+			if n > bestLen {
+				best, bestLen = out, n
 			}
 		}
-	}
-	dec := json.NewDecoder(strings.NewReader(jsonLD))
-	for range 16 {
-		var v any
-		if dec.Decode(&v) != nil {
-			break
-		}
-		walk(v, 0)
-	}
+	})
 	if bestLen < ldBodyMin {
 		return nil
 	}

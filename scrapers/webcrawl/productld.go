@@ -32,6 +32,20 @@ var htmlTag = regexp.MustCompile(`<[^>]{0,512}>`)
 // ProductGroup) of the page's JSON-LD gives, as plain text.
 func ldProductDescription(jsonLD string) string {
 	best := ""
+	eachLDObject(jsonLD, func(v map[string]any) {
+		if ldIsProduct(v["@type"]) {
+			if d, ok := v["description"].(string); ok && len(d) > len(best) {
+				best = d
+			}
+		}
+	})
+	return clean(html.UnescapeString(htmlTag.ReplaceAllString(best, " ")))
+}
+
+// eachLDObject calls visit with every object of the page's JSON-LD blocks
+// (at most 16 values, nested at most 8 deep): the walk the readers of
+// JSON-LD (a product's description, an article's text) share.
+func eachLDObject(jsonLD string, visit func(map[string]any)) {
 	var walk func(v any, depth int)
 	walk = func(v any, depth int) {
 		if depth > 8 {
@@ -39,11 +53,7 @@ func ldProductDescription(jsonLD string) string {
 		}
 		switch v := v.(type) {
 		case map[string]any:
-			if ldIsProduct(v["@type"]) {
-				if d, ok := v["description"].(string); ok && len(d) > len(best) {
-					best = d
-				}
-			}
+			visit(v)
 			for _, c := range v {
 				walk(c, depth+1)
 			}
@@ -61,7 +71,6 @@ func ldProductDescription(jsonLD string) string {
 		}
 		walk(v, 0)
 	}
-	return clean(html.UnescapeString(htmlTag.ReplaceAllString(best, " ")))
 }
 
 func ldIsProduct(t any) bool {
