@@ -118,22 +118,23 @@ func (l *redisLease) Release(after time.Duration) {
 
 func (l *redisLease) release(after time.Duration) {
 	s := l.p.s
-	{
-		if after <= 0 {
-			s.dropReg(l.r, true)
-			return
-		}
-		s.dropReg(l.r, false)
-		err := s.do(s.ctx, s.opts.Timeout, func(ctx context.Context) error {
-			return scriptPoliteRelease.Run(ctx, s.rdb, []string{l.r.rkey}, after.Milliseconds(), l.r.member).Err()
-		})
-		if err != nil {
-			s.fallback("politeness")
-			// The lease lapses by its expiry; ask the heartbeat to drop it.
-			s.regMu.Lock()
+	if after <= 0 {
+		s.dropReg(l.r, true)
+		return
+	}
+	s.dropReg(l.r, false)
+	err := s.do(s.ctx, s.opts.Timeout, func(ctx context.Context) error {
+		return scriptPoliteRelease.Run(ctx, s.rdb, []string{l.r.rkey}, after.Milliseconds(), l.r.member).Err()
+	})
+	if err != nil {
+		s.fallback("politeness")
+		// The lease lapses by its expiry; the heartbeat drops it sooner
+		// (its removals are bounded as the heartbeat bounds them).
+		s.regMu.Lock()
+		if len(s.pending) < 100_000 {
 			s.pending = append(s.pending, removal{l.r.rkey, l.r.member})
-			s.regMu.Unlock()
 		}
+		s.regMu.Unlock()
 	}
 }
 
