@@ -16,7 +16,19 @@ import (
 // asideHeading says whether a heading's text titles such a section.
 func asideHeading(text string, article bool) bool {
 	t := strings.ToLower(clean(text))
-	if t == "" || len(t) > 80 {
+	if len(t) > asideHeadingMax {
+		return false
+	}
+	return asideTitle(t, article)
+}
+
+// asideHeadingMax is the longest heading (bytes, lower-cased and cleaned)
+// that may title an aside.
+const asideHeadingMax = 80
+
+// asideTitle is asideHeading of a heading's text lower-cased and cleaned.
+func asideTitle(t string, article bool) bool {
+	if t == "" {
 		return false
 	}
 	if noCommentsHeading(t) {
@@ -27,7 +39,7 @@ func asideHeading(text string, article bool) bool {
 	if u := strings.TrimLeft(t, "0123456789 "); u != t && u != "" {
 		t = u
 	}
-	return hasPrefixAny(t, furniturePhrases.asides) || article && hasPrefixAny(t, furniturePhrases.articleAsides)
+	return furniturePhrases.asides.has(t) || article && furniturePhrases.articleAsides.has(t)
 }
 
 // noCommentsHeading says whether a heading's text (lower-cased) says there
@@ -35,7 +47,7 @@ func asideHeading(text string, article bool) bool {
 // box it sits in may hold the article too (a blog's post and its "No
 // Response so far" share a div), so only it and what follows it go.
 func noCommentsHeading(t string) bool {
-	return hasPrefixAny(t, furniturePhrases.noComments)
+	return furniturePhrases.noComments.has(t)
 }
 
 // dropAsides unlinks, under n, the sections titled by such headings: the
@@ -45,6 +57,7 @@ func dropAsides(n *html.Node, article bool, sizes textSizes) {
 	clear(sizes)
 	total := measureText(n, sizes)
 	var found []*html.Node
+	var line lineText
 	var walk func(*html.Node)
 	walk = func(c *html.Node) {
 		for d := c.FirstChild; d != nil; d = d.NextSibling {
@@ -52,7 +65,9 @@ func dropAsides(n *html.Node, article bool, sizes textSizes) {
 				continue
 			}
 			if heading(d) || leafBlock(d) && sizes[d] <= 80 {
-				if asideHeading(nodeText(d, 256), article) {
+				line.reset(asideHeadingMax)
+				readText(d, 256, &line)
+				if t, ok := line.plain(); ok && asideTitle(t, article) {
 					found = append(found, d)
 				}
 				continue

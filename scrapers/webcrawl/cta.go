@@ -3,6 +3,7 @@ package webcrawl
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -27,14 +28,54 @@ func ctaLabel(s string) string {
 // the end of a sentence stays. It runs after dropMenus, which counts a
 // menu's short links, these among them.
 func dropCallsToAction(root *html.Node) {
+	var label labelText
 	unlinkWhere(root, func(c *html.Node) bool {
 		switch c.DataAtom {
 		case atom.A, atom.Button, atom.Span, atom.Div, atom.P, atom.Li, atom.Label:
-			l := ctaLabel(nodeText(c, 64))
-			return furniturePhrases.labels[l] && alone(c, l)
+			label.reset(furniturePhrases.labelMax)
+			readText(c, 64, &label)
+			if label.over || !furniturePhrases.labels[string(label.b)] {
+				return false
+			}
+			return alone(c, string(label.b))
 		}
 		return false
 	}, func(c *html.Node) bool { return c.DataAtom != atom.Pre && c.DataAtom != atom.Code })
+}
+
+// labelText builds a label in ctaLabel's form from the text of nodes, into
+// a buffer used again for every element, and stops once it is longer than
+// any label: most elements asked are not calls to action.
+type labelText struct {
+	b    []byte
+	max  int
+	gap  bool // a character that is not a letter was read since the last letter
+	over bool
+}
+
+func (l *labelText) reset(max int) {
+	l.b, l.max, l.gap, l.over = l.b[:0], max, false, false
+}
+
+func (l *labelText) full() bool { return l.over }
+
+func (l *labelText) text(s string) {
+	for _, r := range s {
+		if l.over {
+			return
+		}
+		r = unicode.ToLower(r)
+		if !unicode.IsLetter(r) {
+			l.gap = true
+			continue
+		}
+		if l.gap && len(l.b) > 0 {
+			l.b = append(l.b, ' ')
+		}
+		l.gap = false
+		l.b = utf8.AppendRune(l.b, r)
+		l.over = len(l.b) > l.max
+	}
 }
 
 // alone says whether n stands alone: the block around it holds no words

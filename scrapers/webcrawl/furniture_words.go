@@ -61,8 +61,12 @@ var furnitureLanguages = map[string]*furnitureWords{
 var furniturePhrases = mergeFurniture(furnitureLanguages)
 
 type mergedFurniture struct {
-	asides, articleAsides, leadIns, credits, datelines, notices, noComments []string
-	labels                                                                  map[string]bool
+	notices []string
+	labels  map[string]bool
+	// The phrases a line or a heading must begin with, by first byte.
+	asides, articleAsides, leadIns, credits, datelines, noComments *prefixSet
+	// labelMax is the longest label's length.
+	labelMax int
 	// noticeIndex finds any of notices in a line in one pass (every line of
 	// a page is asked, against every language's notices).
 	noticeIndex phraseIndex
@@ -70,6 +74,7 @@ type mergedFurniture struct {
 
 func mergeFurniture(langs map[string]*furnitureWords) mergedFurniture {
 	m := mergedFurniture{labels: map[string]bool{}}
+	var asides, articleAsides, leadIns, credits, datelines, noComments []string
 	// A stable order (the languages sorted) keeps the lists alike from run to run.
 	codes := make([]string, 0, len(langs))
 	for c := range langs {
@@ -78,17 +83,21 @@ func mergeFurniture(langs map[string]*furnitureWords) mergedFurniture {
 	sort.Strings(codes)
 	for _, c := range codes {
 		w := langs[c]
-		m.asides = append(m.asides, w.asides...)
-		m.articleAsides = append(m.articleAsides, w.articleAsides...)
-		m.leadIns = append(m.leadIns, normPhrases(w.leadIns)...)
-		m.credits = append(m.credits, normPhrases(w.credits)...)
-		m.datelines = append(m.datelines, normPhrases(w.datelines)...)
+		asides = append(asides, w.asides...)
+		articleAsides = append(articleAsides, w.articleAsides...)
+		leadIns = append(leadIns, normPhrases(w.leadIns)...)
+		credits = append(credits, normPhrases(w.credits)...)
+		datelines = append(datelines, normPhrases(w.datelines)...)
 		m.notices = append(m.notices, normPhrases(w.notices)...)
-		m.noComments = append(m.noComments, w.noComments...)
+		noComments = append(noComments, w.noComments...)
 		for _, l := range w.labels {
-			m.labels[ctaLabel(l)] = true
+			l = ctaLabel(l)
+			m.labels[l] = true
+			m.labelMax = max(m.labelMax, len(l))
 		}
 	}
+	m.asides, m.articleAsides, m.noComments = newPrefixSet(asides), newPrefixSet(articleAsides), newPrefixSet(noComments)
+	m.leadIns, m.credits, m.datelines = newPrefixSet(leadIns), newPrefixSet(credits), newPrefixSet(datelines)
 	m.noticeIndex = newPhraseIndex(m.notices)
 	return m
 }
@@ -193,26 +202,30 @@ const (
 	noticeMax   = 400
 )
 
-// furnitureLine says whether a block whose text is t (as nodeText reads
-// it) is a line of furniture by its words: a lead-in to another page (with
-// a link in it), a credit, a dateline or a notice.
-func furnitureLine(n *html.Node, t string) bool {
-	return furnitureLineLinked(t, n != nil && (n.DataAtom == atom.A || findElement(n, atom.A) != nil))
+// linked says whether n is or holds a link.
+func linked(n *html.Node) bool {
+	return n.DataAtom == atom.A || findElement(n, atom.A) != nil
 }
 
-// furnitureLineLinked is furnitureLine of a line's text t, given whether
-// the line holds a link. A credit may be in brackets ("(Credit: …)").
+// furnitureLineLinked is furnitureForm of a line's text t.
 func furnitureLineLinked(t string, linked bool) bool {
-	l := lineForm(t)
+	return furnitureForm(lineForm(t), linked)
+}
+
+// furnitureForm says whether a line (in lineForm) is a line of furniture
+// by its words: a lead-in to another page (when the line holds a link), a
+// credit, a dateline or a notice. A credit may be in brackets ("(Credit:
+// …)").
+func furnitureForm(l string, linked bool) bool {
 	if l == "" {
 		return false
 	}
 	switch {
-	case len(l) <= creditMax && hasPrefixAny(strings.TrimLeft(l, "([ "), furniturePhrases.credits):
+	case len(l) <= creditMax && furniturePhrases.credits.has(strings.TrimLeft(l, "([ ")):
 		return true
-	case len(l) <= datelineMax && hasPrefixAny(l, furniturePhrases.datelines):
+	case len(l) <= datelineMax && furniturePhrases.datelines.has(l):
 		return true
-	case len(l) <= leadInMax && hasPrefixAny(l, furniturePhrases.leadIns) && linked:
+	case len(l) <= leadInMax && linked && furniturePhrases.leadIns.has(l):
 		return true
 	case len(l) <= noticeMax && furniturePhrases.noticeIndex.contains(l):
 		return true
@@ -244,23 +257,25 @@ func phpMessage(l string) bool {
 // loose in a div between a form and the sidebar). A block that is one line
 // is dropFurnitureLines'.
 func dropFurnitureRuns(root *html.Node) {
+	var line lineText
+	var run []*html.Node
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
-		var run []*html.Node
+		run = run[:0]
 		children := countChildren(n)
 		end := func(brk *html.Node) {
 			if len(run) > 0 && (brk != nil || len(run) < children) {
-				var b strings.Builder
-				linked := false
+				line.reset(noticeMax)
+				hasLink := false
 				for _, r := range run {
 					if r.Type == html.TextNode {
-						b.WriteString(r.Data)
+						line.text(r.Data)
 					} else {
-						b.WriteString(nodeText(r, noticeMax+1))
-						linked = linked || r.DataAtom == atom.A || findElement(r, atom.A) != nil
+						readText(r, noticeMax+1, &line)
+						hasLink = hasLink || linked(r)
 					}
 				}
-				if furnitureLineLinked(b.String(), linked) {
+				if l, ok := line.form(); ok && furnitureForm(l, hasLink) {
 					for _, r := range run {
 						n.RemoveChild(r)
 					}
@@ -280,6 +295,7 @@ func dropFurnitureRuns(root *html.Node) {
 				end(c)
 				if c.DataAtom != atom.Br && c.DataAtom != atom.Pre && c.DataAtom != atom.Code && c.DataAtom != atom.Table {
 					walk(c)
+					run = run[:0]
 				}
 			}
 			c = next
@@ -299,20 +315,27 @@ func countChildren(n *html.Node) int {
 
 // dropFurnitureLines unlinks, under root, the blocks of text (paragraphs,
 // list items, captions, divs holding no other block) that are lines of
-// furniture by their words (furnitureLine). Code and tables are not looked
+// furniture by their words (furnitureForm). Code and tables are not looked
 // into: a table's "Source:" row is its data.
 func dropFurnitureLines(root *html.Node) {
+	var line lineText
 	unlinkWhere(root, func(c *html.Node) bool {
-		if heading(c) {
-			// A heading may be a notice ("<h3>Sie müssen sich einloggen, um …</h3>"
-			// under a comment form's title), never a credit or a dateline.
-			l := lineForm(nodeText(c, noticeMax+1))
-			return len(l) <= noticeMax && furniturePhrases.noticeIndex.contains(l)
-		}
-		if !leafBlock(c) || c.DataAtom == atom.H1 {
+		h := heading(c)
+		if !h && (!leafBlock(c) || c.DataAtom == atom.H1) {
 			return false
 		}
-		return furnitureLine(c, nodeText(c, noticeMax+1))
+		line.reset(noticeMax)
+		readText(c, noticeMax+1, &line)
+		l, ok := line.form()
+		if !ok {
+			return false
+		}
+		if h {
+			// A heading may be a notice ("<h3>Sie müssen sich einloggen, um …</h3>"
+			// under a comment form's title), never a credit or a dateline.
+			return furniturePhrases.noticeIndex.contains(l)
+		}
+		return furnitureForm(l, linked(c))
 	}, func(c *html.Node) bool {
 		return c.DataAtom != atom.Pre && c.DataAtom != atom.Code && c.DataAtom != atom.Table
 	})

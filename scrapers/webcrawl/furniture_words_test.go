@@ -71,7 +71,7 @@ func TestFurnitureTablesMerged(t *testing.T) {
 	m := mergeFurniture(map[string]*furnitureWords{
 		"xx": {asides: []string{"aside words"}, labels: []string{"Print → this!"}, credits: []string{"Photo :"}},
 	})
-	if !m.labels["print this"] || len(m.asides) != 1 || m.credits[0] != "photo:" {
+	if !m.labels["print this"] || !m.asides.has("aside words here") || !m.credits.has("photo: a.b.") || m.labelMax != len("print this") {
 		t.Errorf("merged tables: %+v", m)
 	}
 	for code, w := range furnitureLanguages {
