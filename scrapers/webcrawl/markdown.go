@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
@@ -302,8 +303,81 @@ func firstNonEmpty(vs ...string) string {
 	return ""
 }
 
+// clean is s with its white space runs as one space and none at either
+// end, and each run of invalid UTF-8 as U+FFFD:
+// strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ") in
+// one pass, and s itself, without a copy, when it is clean already (most
+// texts are: clean runs on every line the rules read).
 func clean(s string) string {
-	return strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
+	var b []byte // nil while s is its own clean form so far
+	space := false
+	wsStart := 0 // where the white space run being read began
+	// copyOut begins the clean form with what was read before the run of
+	// white space (or the character) that makes s differ from it.
+	copyOut := func(at int) {
+		if space {
+			at = wsStart
+		}
+		b = append(make([]byte, 0, len(s)+2), s[:at]...)
+	}
+	for i := 0; i < len(s); {
+		c := s[i]
+		start := i
+		if c < utf8.RuneSelf {
+			i++
+			if c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r' {
+				if b == nil && (c != ' ' || space || start == 0 || i == len(s)) {
+					copyOut(start)
+				}
+				if !space {
+					wsStart = start
+				}
+				space = true
+				continue
+			}
+		} else {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			i += size
+			if r == utf8.RuneError && size == 1 {
+				for i < len(s) { // the rest of the run of invalid bytes
+					if r, size := utf8.DecodeRuneInString(s[i:]); r != utf8.RuneError || size != 1 {
+						break
+					}
+					i++
+				}
+				if b == nil {
+					copyOut(start)
+				}
+				if space && len(b) > 0 {
+					b = append(b, ' ')
+				}
+				space = false
+				b = append(b, "\uFFFD"...)
+				continue
+			}
+			if unicode.IsSpace(r) {
+				if b == nil {
+					copyOut(start)
+				}
+				if !space {
+					wsStart = start
+				}
+				space = true
+				continue
+			}
+		}
+		if b != nil {
+			if space && len(b) > 0 {
+				b = append(b, ' ')
+			}
+			b = append(b, s[start:i]...)
+		}
+		space = false
+	}
+	if b == nil {
+		return s
+	}
+	return string(b)
 }
 
 func truncateRunes(s string, n int) string {

@@ -139,7 +139,7 @@ func cleanTitle(orig string) string {
 
 func wordCount(s string) int { return len(strings.Fields(s)) }
 
-var bylineHints = []string{"byline", "author", "dateline", "writtenby", "p-author"}
+var bylineHints = newNameHints("byline", "author", "dateline", "writtenby", "p-author")
 
 // findByline is the first element that names the author with a short
 // text: marked as such (rel=author, itemprop=author) first, else one with a
@@ -150,7 +150,7 @@ func findByline(n *html.Node) string {
 	}); b != "" {
 		return b
 	}
-	return findAuthor(n, func(c *html.Node) bool { return hasHint(classAndID(c), bylineHints) })
+	return findAuthor(n, func(c *html.Node) bool { return bylineHints.of(c) })
 }
 
 func findAuthor(n *html.Node, is func(*html.Node) bool) string {

@@ -19,22 +19,21 @@ func attrOf(n *html.Node, key string) string {
 	return ""
 }
 
-func hasHint(s string, hints []string) bool {
-	for _, h := range hints {
-		if strings.Contains(s, h) {
+// nameHints are fragments of class names and ids (lower-cased) that say
+// what an element is wherever they are in its class or id ("entry-content",
+// "post-controls"), indexed to be found in one pass over each.
+type nameHints struct{ ix phraseIndex }
+
+func newNameHints(names ...string) nameHints { return nameHints{newPhraseIndex(names)} }
+
+// of says whether n's class or id, lower-cased, holds one of the hints.
+func (h nameHints) of(n *html.Node) bool {
+	for _, a := range n.Attr {
+		if (a.Key == "class" || a.Key == "id") && a.Val != "" && h.ix.contains(strings.ToLower(a.Val)) {
 			return true
 		}
 	}
 	return false
-}
-
-// classAndID is an element's class and id, lower-cased, for the hint lists.
-func classAndID(n *html.Node) string {
-	c, id := attrOf(n, "class"), attrOf(n, "id")
-	if c == "" && id == "" {
-		return ""
-	}
-	return strings.ToLower(c + " " + id)
 }
 
 // textLen counts a text node's characters with runs of white space as one.

@@ -76,19 +76,20 @@ var furnitureRoles = map[string]bool{
 	"menu": true, "menubar": true, "dialog": true, "alertdialog": true, "tooltip": true,
 }
 
+// classWordEnd is what separates the words of a class name.
+func classWordEnd(r rune) bool { return r == '-' || r == '_' || r == ':' || r == '.' }
+
 // classTokens calls f with each lower-cased word of n's class and id.
 func classTokens(n *html.Node, f func(string) bool) bool {
 	for _, a := range n.Attr {
 		if a.Key != "class" && a.Key != "id" {
 			continue
 		}
-		for _, name := range strings.Fields(strings.ToLower(a.Val)) {
+		for name := range strings.FieldsSeq(strings.ToLower(a.Val)) {
 			if wpPreset(name) {
 				continue
 			}
-			for _, w := range strings.FieldsFunc(name, func(r rune) bool {
-				return r == '-' || r == '_' || r == ':' || r == '.'
-			}) {
+			for w := range strings.FieldsFuncSeq(name, classWordEnd) {
 				if f(w) {
 					return true
 				}
@@ -620,7 +621,7 @@ func inline(n *html.Node) bool {
 // what surrounds each post: the poster's statistics (joined, messages),
 // signatures, vote and action bars, "click to expand" links, thread tools.
 // The posts, with their authors and dates, stay.
-var postFurnitureNames = []string{"userextras", "postprofile", "votecell", "js-vote", "post-taglist", "signature",
+var postFurnitureNames = newNameHints("userextras", "postprofile", "votecell", "js-vote", "post-taglist", "signature",
 	"expandlink", "message-attribution-opposite", "actionbar", "post-controls", "postcontrols", "post-actions",
 	"reactionsbar", "reactions-bar", "cauthorpane_info", "threadtools", "pagenav", "post-menu-area", "topic-map",
 	// a poster's rank and banner ("Senior Member", "Supporter"), join date
@@ -643,11 +644,10 @@ var postFurnitureNames = []string{"userextras", "postprofile", "votecell", "js-v
 	"cauthorpane_mobile", "ipsresponsive_showphone",
 	// old Reddit's copies of a score as it would be after an up or down
 	// vote
-	"score likes", "score dislikes"}
+	"score likes", "score dislikes")
 
 func postFurniture(n *html.Node) bool {
-	c := classAndID(n)
-	return c != "" && hasHint(c, postFurnitureNames)
+	return postFurnitureNames.of(n)
 }
 
 // forumQuoteNames are the class names forum software gives to a post's
@@ -655,8 +655,8 @@ func postFurniture(n *html.Node) bool {
 // comments under a Q&A site's question and answers: the thread already
 // holds the quoted post, and a Q&A page's content is its question and
 // answers.
-var forumQuoteNames = []string{"bbcodeblock--quote", "bbcode_quote", "quotecontent",
-	"js-comments-container", "comments-list"}
+var forumQuoteNames = newNameHints("bbcodeblock--quote", "bbcode_quote", "quotecontent",
+	"js-comments-container", "comments-list")
 
 func forumFurniture(n *html.Node) bool {
 	if displayNone(n) {
@@ -667,8 +667,7 @@ func forumFurniture(n *html.Node) bool {
 		// that stands beside it (XenForo, NodeBB)
 		return true
 	}
-	c := classAndID(n)
-	return c != "" && hasHint(c, forumQuoteNames)
+	return forumQuoteNames.of(n)
 }
 
 // overlay says whether n is a dialog laid over the page (a modal with the
@@ -767,12 +766,14 @@ func consentPlatform(n *html.Node) bool {
 		if a.Key != "class" && a.Key != "id" {
 			continue
 		}
-		for _, name := range strings.Fields(strings.ToLower(a.Val)) {
-			parts := strings.FieldsFunc(name, func(r rune) bool { return r == '-' || r == '_' || r == ':' || r == '.' })
-			for i, w := range parts {
-				if w == "cmp" && (i > 0 || len(parts) == 1) {
+		for name := range strings.FieldsSeq(strings.ToLower(a.Val)) {
+			// "cmp" alone, or a word of the name after its first
+			i := 0
+			for w := range strings.FieldsFuncSeq(name, classWordEnd) {
+				if w == "cmp" && (i > 0 || w == name) {
 					return true
 				}
+				i++
 			}
 		}
 	}
@@ -790,9 +791,9 @@ const (
 // bodyNames are the class names (and itemprop) that blogging and news
 // software gives the element around a post's text (WordPress's
 // entry-content, Elementor's theme-post-content, schema.org's articleBody).
-var bodyNames = []string{"entry-content", "post-content", "article-body", "articlebody", "article-content",
+var bodyNames = newNameHints("entry-content", "post-content", "article-body", "articlebody", "article-content",
 	"article__body", "article__content", "post-body", "story-body", "entry-body", "post__content", "entry__content",
-	"blog-content", "article-text", "story-content", "news-content", "post-text", "single-content", "content-body", "article-detail"}
+	"blog-content", "article-text", "story-content", "news-content", "post-text", "single-content", "content-body", "article-detail")
 
 // bodyShare is the share of the narrowed region's running text an element
 // named as a post's text must hold to be taken alone: what is beside it
@@ -813,7 +814,7 @@ func bodyByName(n *html.Node, sizes textSizes) *html.Node {
 			if c.Type != html.ElementNode {
 				continue
 			}
-			if strings.EqualFold(attrOf(c, "itemprop"), "articleBody") || hasHint(classAndID(c), bodyNames) {
+			if strings.EqualFold(attrOf(c, "itemprop"), "articleBody") || bodyNames.of(c) {
 				named = append(named, c)
 				uses[attrOf(c, "class")]++
 			}
