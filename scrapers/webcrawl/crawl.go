@@ -155,17 +155,26 @@ func NewWithSettings(s Settings) scrapers.Plugin {
 		}
 	}
 	cr := &crawler{s: s, extracting: make(gate, s.Extracting)}
-	cr.client = &http.Client{
-		Transport: &reporting{next: s.Transport, report: s.Upstream, polite: s.Politeness},
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) >= s.MaxRedirects {
-				return fmt.Errorf("stopped after %d redirects", s.MaxRedirects)
-			}
-			return netguard.CheckURL(req.URL, s.AllowPrivate)
-		},
+	transport := &reporting{next: s.Transport, report: s.Upstream, polite: s.Politeness}
+	guard := func(req *http.Request, via []*http.Request) error {
+		if len(via) >= s.MaxRedirects {
+			return fmt.Errorf("stopped after %d redirects", s.MaxRedirects)
+		}
+		return netguard.CheckURL(req.URL, s.AllowPrivate)
 	}
+	// A page's redirect is asked of robots.txt too, of the host it leads to
+	// (which may be another); robots.txt's own fetches follow theirs
+	// unasked (RFC 9309 §2.3.1.2), so that reading one never waits on
+	// reading another.
+	cr.client = &http.Client{Transport: transport, CheckRedirect: func(req *http.Request, via []*http.Request) error {
+		if err := guard(req, via); err != nil {
+			return err
+		}
+		return cr.redirectAllowed(req)
+	}}
 	if cr.s.Robots == nil {
-		cr.s.Robots = robots.New(robots.Config{Client: cr.client, UserAgent: s.UserAgent, Ignore: s.RobotsIgnore, Cache: s.Shared})
+		robotsClient := &http.Client{Transport: transport, CheckRedirect: guard}
+		cr.s.Robots = robots.New(robots.Config{Client: robotsClient, UserAgent: s.UserAgent, Ignore: s.RobotsIgnore, Cache: s.Shared})
 	}
 	return scrapers.Plugin{
 		ID:   ID,
@@ -295,6 +304,19 @@ func (cr *crawler) crawl(ctx context.Context, call *scrapers.Call, args crawlArg
 	worker()
 	wg.Wait()
 	return ctx.Err()
+}
+
+// redirectAllowed says why a redirect may not be followed: robots.txt of
+// the host it leads to refuses its URL, or cannot be read; nil when it may.
+func (cr *crawler) redirectAllowed(req *http.Request) error {
+	v := cr.s.Robots.Check(req.Context(), req.URL)
+	if v.Allowed {
+		return nil
+	}
+	if v.Err == nil {
+		v.Err = fmt.Errorf("robots.txt of %s could not be read", req.URL.Host)
+	}
+	return fmt.Errorf("the page redirects to %s, which is not fetched: %w", req.URL.Redacted(), v.Err)
 }
 
 // hostKey is the politeness key of u's host (with its port).

@@ -149,3 +149,43 @@ func TestCrawlHoldsAHostAfterRetryAfter(t *testing.T) {
 		t.Fatalf("the held host was asked %d times", asked)
 	}
 }
+
+// A redirect is asked of robots.txt of the host it leads to: a page that
+// redirects into another site's disallowed path fails, saying so, and that
+// path is never fetched; an allowed redirect is followed.
+func TestCrawlRedirectObeysRobotsTxt(t *testing.T) {
+	target, seen := robotsSite(t, "User-agent: *\nDisallow: /private/\n")
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			w.WriteHeader(http.StatusNotFound) // allows everything
+		case "/to-private":
+			http.Redirect(w, r, target.URL+"/private/x", http.StatusFound)
+		case "/to-open":
+			http.Redirect(w, r, target.URL+"/open/y", http.StatusMovedPermanently)
+		case "/to-self-private":
+			http.Redirect(w, r, "/private/z", http.StatusFound)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(origin.Close)
+	items, _, _ := run(t, robotsSettings(), map[string]any{
+		"start_urls": []string{origin.URL + "/to-private", origin.URL + "/to-open"}})
+	host := strings.TrimPrefix(target.URL, "http://")
+	failed := byURL(scrapertest.Failed(items))
+	f, ok := failed[origin.URL+"/to-private"]
+	if !ok || !strings.Contains(fmt.Sprint(f["error"]), "redirects to "+target.URL+"/private/x") ||
+		!strings.Contains(fmt.Sprint(f["error"]), "robots.txt of "+host+" disallows /private/x") {
+		t.Fatalf("a redirect into a disallowed path: %v, want an item naming the redirect and robots.txt's rule (items %v)", f, items)
+	}
+	if seen("/private/x") != 0 {
+		t.Fatal("the disallowed target of a redirect was fetched")
+	}
+	if okItems := byURL(scrapertest.Succeeded(items)); okItems[origin.URL+"/to-open"] == nil || seen("/open/y") != 1 {
+		t.Fatalf("an allowed redirect was not followed: %v", items)
+	}
+	if n := seen("/robots.txt"); n != 1 {
+		t.Fatalf("the target's robots.txt was fetched %d times, want once", n)
+	}
+}
