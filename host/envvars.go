@@ -53,7 +53,7 @@ var vars = []Var{
 	durVar("PAGE_TIMEOUT", "each plugin's own (20s web-crawl, 30s the site fetchers)", "One upstream page's timeout, headers and body; at most CALL_DEADLINE", time.Second, 299*time.Second, func(c *Config) *time.Duration { return &c.PageTimeout }),
 	durVar("BLOCK_HOLD", "60s", "How long a captcha, robot check or rate-limit page (without Retry-After) holds its site, through that exit, for every replica (0: blocks hold nothing; a 429 or 503's Retry-After always holds)", 0, 10*time.Minute, func(c *Config) *time.Duration { return &c.BlockHold }),
 	durVar("SHUTDOWN_DRAIN", "30s", "How long calls in flight may finish after SIGTERM", 0, 10*time.Minute, func(c *Config) *time.Duration { return &c.ShutdownDrain }),
-	boolVar("ALLOW_PRIVATE_NETWORKS", "false", "Tests and stand-ins only: lets scrapers reach loopback and private addresses", func(c *Config) *bool { return &c.AllowPrivateNetworks }),
+	boolVar("ALLOW_PRIVATE_NETWORKS", "false", "Tests and stand-ins only: lets scrapers reach loopback and private addresses (never the cloud's metadata and platform addresses: 169.254.0.0/16, 168.63.129.16, 100.100.100.200, fd00:ec2::254)", func(c *Config) *bool { return &c.AllowPrivateNetworks }),
 	{Name: "PROXY_URLS", Default: "none", Meaning: "Comma-separated proxy URLs for every plugin without <ID>_PROXY_URLS"},
 	intVar("RATE_LIMIT_PER_MINUTE", "120", "Tool calls per license per plugin per minute (0: no limit)", 0, 1_000_000, func(c *Config) *int { return &c.RateLimitPerMinute }),
 	intVar("MAX_CONCURRENT_CALLS", "16", "Tool calls in flight per license (0: no limit)", 0, 100_000, func(c *Config) *int { return &c.MaxConcurrentCalls }),

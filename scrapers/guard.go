@@ -51,10 +51,13 @@ func (f *Fetcher) target(raw string) (*url.URL, error) {
 // dialer never sees that connection, so the host's addresses are looked up
 // and judged here, before anything is sent.
 func (f *Fetcher) checkProxied(ctx context.Context, u *url.URL) error {
-	if f.allow {
+	host := u.Hostname()
+	if f.allow { // stand-ins: a metadata address written as such is refused
+		if a, ok := netguard.ParseHostIP(host); ok {
+			return netguard.CheckMetadata(a)
+		}
 		return nil
 	}
-	host := u.Hostname()
 	if a, ok := netguard.ParseHostIP(host); ok {
 		return netguard.CheckAddr(a)
 	}

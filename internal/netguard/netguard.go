@@ -4,6 +4,11 @@
 // the renderer's proxy and the registry's checks of plugin URLs all use it. The check runs when a connection is dialled, so it holds for
 // every DNS answer and after every redirect; URLs are also checked up front so
 // that a bad one gets a clear error before any request.
+//
+// ALLOW_PRIVATE_NETWORKS (allowPrivate: tests and stand-ins on loopback)
+// lifts the guard but for the cloud's metadata and platform addresses
+// (metadata), which no test needs and an SSRF would prize: those stay
+// refused whatever the setting.
 package netguard
 
 import (
@@ -49,6 +54,7 @@ var blocked = func() []blockedRange {
 		{"100.64.0.0/10", "carrier-grade NAT"},
 		{"127.0.0.0/8", "loopback"},
 		{"169.254.0.0/16", "link-local (cloud metadata)"},
+		{"168.63.129.16/32", "Azure platform address (WireServer)"},
 		{"172.16.0.0/12", "private"},
 		{"192.0.0.0/24", "IETF protocol"},
 		{"192.0.2.0/24", "documentation"},
@@ -80,14 +86,52 @@ var blocked = func() []blockedRange {
 	return out
 }()
 
+// metadata are the addresses refused even with allowPrivate: link-local
+// IPv4 (169.254.169.254 is AWS's, GCP's and Azure's instance metadata,
+// 169.254.170.2 ECS's credentials), Azure's platform address, Alibaba
+// Cloud's metadata and AWS's IPv6 metadata.
+var metadata = func() []blockedRange {
+	list := []struct{ cidr, reason string }{
+		{"169.254.0.0/16", "link-local (cloud metadata)"},
+		{"168.63.129.16/32", "Azure platform address (WireServer)"},
+		{"100.100.100.200/32", "cloud metadata (Alibaba Cloud)"},
+		{"fd00:ec2::254/128", "cloud metadata (AWS, IPv6)"},
+	}
+	out := make([]blockedRange, len(list))
+	for i, b := range list {
+		out[i] = blockedRange{netip.MustParsePrefix(b.cidr), b.reason}
+	}
+	return out
+}()
+
+// CheckMetadata refuses a cloud metadata or platform address (metadata):
+// the check that holds with allowPrivate.
+func CheckMetadata(a netip.Addr) error {
+	if !a.IsValid() {
+		return &AddressError{Addr: "(invalid)", Reason: "invalid"}
+	}
+	return inRanges(a, metadata)
+}
+
 // CheckAddr refuses an address the host must not reach. IPv4-mapped and
 // IPv4-compatible IPv6 forms are judged as the IPv4 address they carry.
 func CheckAddr(a netip.Addr) error {
 	if !a.IsValid() {
 		return &AddressError{Addr: "(invalid)", Reason: "invalid"}
 	}
-	a = a.WithZone("")
-	u := a.Unmap()
+	if err := inRanges(a, blocked); err != nil {
+		return err
+	}
+	if u := carried(a); u.Is4() && u == netip.AddrFrom4([4]byte{255, 255, 255, 255}) {
+		return &AddressError{Addr: a.String(), Reason: "broadcast"}
+	}
+	return nil
+}
+
+// carried is the address a is judged as: IPv4-mapped and IPv4-compatible
+// IPv6 forms as the IPv4 address they carry, without a zone.
+func carried(a netip.Addr) netip.Addr {
+	u := a.WithZone("").Unmap()
 	if u.Is6() {
 		// IPv4-compatible (::a.b.c.d, deprecated) carries an IPv4 address too.
 		b := u.As16()
@@ -95,13 +139,16 @@ func CheckAddr(a netip.Addr) error {
 			u = netip.AddrFrom4([4]byte(b[12:]))
 		}
 	}
-	for _, r := range blocked {
+	return u
+}
+
+// inRanges refuses a when the address it carries is in one of ranges.
+func inRanges(a netip.Addr, ranges []blockedRange) error {
+	u := carried(a)
+	for _, r := range ranges {
 		if r.prefix.Contains(u) {
-			return &AddressError{Addr: a.String(), Reason: r.reason}
+			return &AddressError{Addr: a.WithZone("").String(), Reason: r.reason}
 		}
-	}
-	if u.Is4() && u == netip.AddrFrom4([4]byte{255, 255, 255, 255}) {
-		return &AddressError{Addr: a.String(), Reason: "broadcast"}
 	}
 	return nil
 }
@@ -243,6 +290,9 @@ func CheckURL(u *url.URL, allowPrivate bool) error {
 		return errors.New("the URL has no host")
 	}
 	if allowPrivate {
+		if a, ok := ParseHostIP(host); ok {
+			return CheckMetadata(a)
+		}
 		return nil
 	}
 	if strings.EqualFold(strings.TrimSuffix(host, "."), "localhost") || strings.HasSuffix(strings.ToLower(strings.TrimSuffix(host, ".")), ".localhost") {
@@ -257,6 +307,16 @@ func CheckURL(u *url.URL, allowPrivate bool) error {
 // Control is a net.Dialer Control function that refuses forbidden addresses at
 // connect time, for every address a name resolves to.
 func Control(network, address string, _ syscall.RawConn) error {
+	return control(address, CheckAddr)
+}
+
+// ControlMetadata is Control with allowPrivate: it refuses the metadata
+// addresses alone.
+func ControlMetadata(network, address string, _ syscall.RawConn) error {
+	return control(address, CheckMetadata)
+}
+
+func control(address string, check func(netip.Addr) error) error {
 	host, _, err := net.SplitHostPort(address)
 	if err != nil {
 		return fmt.Errorf("netguard: %w", err)
@@ -265,14 +325,15 @@ func Control(network, address string, _ syscall.RawConn) error {
 	if err != nil {
 		return fmt.Errorf("netguard: cannot judge %q: %w", host, err)
 	}
-	return CheckAddr(a)
+	return check(a)
 }
 
-// Dialer returns a dialer that refuses forbidden addresses unless allowPrivate.
+// Dialer returns a dialer that refuses forbidden addresses, only the
+// metadata addresses when allowPrivate.
 func Dialer(allowPrivate bool) *net.Dialer {
-	d := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
-	if !allowPrivate {
-		d.Control = Control
+	d := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second, Control: Control}
+	if allowPrivate {
+		d.Control = ControlMetadata
 	}
 	return d
 }

@@ -250,3 +250,44 @@ func FuzzCheckURL(f *testing.F) {
 		}
 	})
 }
+
+// The cloud's metadata and platform addresses stay refused with
+// allowPrivate (ALLOW_PRIVATE_NETWORKS), in every spelling, up front and at
+// dial time; loopback and private addresses are then allowed.
+func TestMetadataRefusedWithAllowPrivate(t *testing.T) {
+	for _, s := range []string{"169.254.169.254", "169.254.170.2", "168.63.129.16", "100.100.100.200", "fd00:ec2::254",
+		"::ffff:169.254.169.254", "::ffff:168.63.129.16"} {
+		a := netip.MustParseAddr(s)
+		if err := CheckMetadata(a); !errors.Is(err, ErrForbiddenAddress) {
+			t.Errorf("CheckMetadata(%s) = %v, want a refusal", s, err)
+		}
+		if err := CheckAddr(a); !errors.Is(err, ErrForbiddenAddress) {
+			t.Errorf("CheckAddr(%s) = %v, want a refusal", s, err)
+		}
+		if err := ControlMetadata("tcp", netip.AddrPortFrom(a, 80).String(), nil); !errors.Is(err, ErrForbiddenAddress) {
+			t.Errorf("ControlMetadata(%s) = %v, want a refusal", s, err)
+		}
+	}
+	for _, s := range []string{"127.0.0.1", "10.0.0.1", "192.168.1.1", "::1", "8.8.8.8"} {
+		if err := CheckMetadata(netip.MustParseAddr(s)); err != nil {
+			t.Errorf("CheckMetadata(%s) = %v, want nil", s, err)
+		}
+	}
+	for raw, want := range map[string]string{
+		"http://169.254.169.254/latest/meta-data/": "cloud metadata",
+		"http://0xa9fea9fe/":                      "cloud metadata", // 169.254.169.254 spelled as one number
+		"http://[fd00:ec2::254]/":                 "AWS",
+		"http://168.63.129.16/machine":            "WireServer",
+		"http://127.0.0.1:8080/":                  "",
+		"http://stand-in.test/":                   "",
+	} {
+		u, _ := url.Parse(raw)
+		err := CheckURL(u, true)
+		if want == "" && err != nil || want != "" && (err == nil || !strings.Contains(err.Error(), want)) {
+			t.Errorf("CheckURL(%s, allowPrivate) = %v, want %q", raw, err, want)
+		}
+	}
+	if d := Dialer(true); d.Control == nil {
+		t.Error("the dialer with allowPrivate has no guard left for the metadata addresses")
+	}
+}

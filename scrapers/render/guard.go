@@ -15,7 +15,8 @@ import (
 // (internal/netguard), judged when the proxy dials, on the address really
 // dialled, so that no spelling, redirect or DNS answer gets around it.
 type guard struct {
-	// allowPrivate lifts the guard (ALLOW_PRIVATE_NETWORKS, stand-ins).
+	// allowPrivate lifts the guard but for the cloud's metadata addresses
+	// (ALLOW_PRIVATE_NETWORKS, stand-ins).
 	allowPrivate bool
 	// allowAddrs are exact ip:port pairs that may be reached although
 	// netguard refuses them (RENDER_ALLOW_ADDRS, tests only). When set, they
@@ -36,7 +37,7 @@ func (g guard) check(address string) error {
 		return netguard.CheckAddr(ap.Addr())
 	}
 	if g.allowPrivate {
-		return nil
+		return netguard.CheckMetadata(ap.Addr())
 	}
 	return netguard.CheckAddr(ap.Addr())
 }
