@@ -275,11 +275,11 @@ func TestMetadataRefusedWithAllowPrivate(t *testing.T) {
 	}
 	for raw, want := range map[string]string{
 		"http://169.254.169.254/latest/meta-data/": "cloud metadata",
-		"http://0xa9fea9fe/":                      "cloud metadata", // 169.254.169.254 spelled as one number
-		"http://[fd00:ec2::254]/":                 "AWS",
-		"http://168.63.129.16/machine":            "WireServer",
-		"http://127.0.0.1:8080/":                  "",
-		"http://stand-in.test/":                   "",
+		"http://0xa9fea9fe/":                       "cloud metadata", // 169.254.169.254 spelled as one number
+		"http://[fd00:ec2::254]/":                  "AWS",
+		"http://168.63.129.16/machine":             "WireServer",
+		"http://127.0.0.1:8080/":                   "",
+		"http://stand-in.test/":                    "",
 	} {
 		u, _ := url.Parse(raw)
 		err := CheckURL(u, true)
