@@ -308,15 +308,19 @@ func (cr *crawler) crawl(ctx context.Context, call *scrapers.Call, args crawlArg
 
 // redirectAllowed says why a redirect may not be followed: robots.txt of
 // the host it leads to refuses its URL, or cannot be read; nil when it may.
+// A page's fetch then takes the slot of that host (hostlease.go).
 func (cr *crawler) redirectAllowed(req *http.Request) error {
 	v := cr.s.Robots.Check(req.Context(), req.URL)
-	if v.Allowed {
-		return nil
+	if !v.Allowed {
+		if v.Err == nil {
+			v.Err = fmt.Errorf("robots.txt of %s could not be read", req.URL.Host)
+		}
+		return fmt.Errorf("the page redirects to %s, which is not fetched: %w", req.URL.Redacted(), v.Err)
 	}
-	if v.Err == nil {
-		v.Err = fmt.Errorf("robots.txt of %s could not be read", req.URL.Host)
+	if l := hostLeaseFrom(req.Context()); l != nil {
+		return l.move(req.Context(), req.URL, v.CrawlDelay)
 	}
-	return fmt.Errorf("the page redirects to %s, which is not fetched: %w", req.URL.Redacted(), v.Err)
+	return nil
 }
 
 // hostKey is the politeness key of u's host (with its port).
@@ -359,8 +363,9 @@ func (cr *crawler) visit(ctx context.Context, call *scrapers.Call, args crawlArg
 		return nil, nil
 	}
 	defer hold.Release()
-	f, ri, err := cr.obtain(scrapers.WithPageHold(ctx, hold), &args, j.u)
-	lease.Release(cr.s.PerHostDelay)
+	hl := &hostLease{cr: cr, key: hostKey(j.u), lease: lease} // moved by redirects to other hosts
+	f, ri, err := cr.obtain(withHostLease(scrapers.WithPageHold(ctx, hold), hl), &args, j.u)
+	hl.release(cr.s.PerHostDelay)
 	if err != nil {
 		if errors.Is(err, netguard.ErrForbiddenAddress) {
 			err = fmt.Errorf("refused: %w", err)
