@@ -14,39 +14,49 @@ import (
 // JSON reason. The caller it lets through is in the request's context.
 func (h *Host) requireLicense(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c, key, err := readCaller(r.Header)
-		t0 := time.Now()
-		if errors.Is(err, errNoLicense) {
-			noteLicense(r.Context(), t0, license.Result{Verdict: license.Verdict{Status: license.Invalid}}, "none", license.ReasonMissing)
-			h.metrics.verdicts.WithLabelValues(license.ReasonMissing).Inc()
-			challenge(w, license.ReasonMissing)
-			h.refuse(w, http.StatusUnauthorized, license.ReasonMissing, err.Error(), 0)
-			return
+		if r, ok := h.checkLicense(w, r); ok {
+			next.ServeHTTP(w, r)
 		}
-		checkCtx, deferred := h.deferLicenseSpans(r.Context())
-		res := h.checker.Check(checkCtx, key)
-		noteLicense(r.Context(), t0, res, h.checker.Backend.Name(), "")
-		noteLicenseSpans(r.Context(), deferred)
-		switch reason := res.Reason(); reason {
-		case "":
-		case license.ReasonUnavailable:
-			h.refuse(w, http.StatusServiceUnavailable, reason, "the license service cannot be reached; try again shortly", 30)
-			return
-		default:
-			h.countLicenseRefusal(r, c, res)
-			challenge(w, reason)
-			h.refuse(w, http.StatusForbidden, reason, licenseMessage(reason), 0)
-			return
-		}
-		if errors.Is(err, errBadThread) {
-			h.refuse(w, http.StatusBadRequest, "bad_request", err.Error(), 0)
-			return
-		}
-		c.Result = res
-		ctx := context.WithValue(r.Context(), ctxCaller, c)
-		ctx = context.WithValue(ctx, ctxRequestDone, r.Context())
-		next.ServeHTTP(w, r.WithContext(ctx))
 	})
+}
+
+// checkLicense is requireLicense's check: the request with the caller in
+// its context, or ok false with the refusal written. It is a function of
+// its own so that every call's stack does not hold its frame (callHandler
+// says why).
+func (h *Host) checkLicense(w http.ResponseWriter, r *http.Request) (_ *http.Request, ok bool) {
+	c, key, err := readCaller(r.Header)
+	t0 := time.Now()
+	if errors.Is(err, errNoLicense) {
+		noteLicense(r.Context(), t0, license.Result{Verdict: license.Verdict{Status: license.Invalid}}, "none", license.ReasonMissing)
+		h.metrics.verdicts.WithLabelValues(license.ReasonMissing).Inc()
+		challenge(w, license.ReasonMissing)
+		h.refuse(w, http.StatusUnauthorized, license.ReasonMissing, err.Error(), 0)
+		return r, false
+	}
+	checkCtx, deferred := h.deferLicenseSpans(r.Context())
+	res := h.checker.Check(checkCtx, key)
+	noteLicense(r.Context(), t0, res, h.checker.Backend.Name(), "")
+	noteLicenseSpans(r.Context(), deferred)
+	switch reason := res.Reason(); reason {
+	case "":
+	case license.ReasonUnavailable:
+		h.refuse(w, http.StatusServiceUnavailable, reason, "the license service cannot be reached; try again shortly", 30)
+		return r, false
+	default:
+		h.countLicenseRefusal(r, c, res)
+		challenge(w, reason)
+		h.refuse(w, http.StatusForbidden, reason, licenseMessage(reason), 0)
+		return r, false
+	}
+	if errors.Is(err, errBadThread) {
+		h.refuse(w, http.StatusBadRequest, "bad_request", err.Error(), 0)
+		return r, false
+	}
+	c.Result = res
+	ctx := context.WithValue(r.Context(), ctxCaller, c)
+	ctx = context.WithValue(ctx, ctxRequestDone, r.Context())
+	return r.WithContext(ctx), true
 }
 
 func licenseMessage(reason string) string {

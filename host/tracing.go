@@ -256,41 +256,29 @@ type mcpResponseWriter struct {
 	req *mcpRequest
 }
 
-// observeMCP is the MCP route's outermost middleware: it notes the
-// request's arrival, and at its end records the span (or, for a request
-// refused before the body was read, a span of its own), the duration metric
-// and the request's one log line.
-func (h *Host) observeMCP(p scrapers.Plugin) func(http.Handler) http.Handler {
-	tools := map[string]bool{GetResultTool: true}
-	for _, t := range p.Tools {
-		tools[t.Name] = true
+// observeMCP is the MCP route's first step (mcpRoute): it notes the
+// request's arrival and returns the writer and request the other steps get;
+// endMCP, at the request's end, records the span (or, for a request refused
+// before the body was read, a span of its own), the duration metric and the
+// request's one log line. tools are the plugin's tools' names.
+func (h *Host) observeMCP(w http.ResponseWriter, r *http.Request, plugin string, tools map[string]bool) (*mcpResponseWriter, *http.Request) {
+	req := &mcpRequest{plugin: plugin, tools: tools, start: time.Now()}
+	rw := &mcpResponseWriter{statusRecorder: statusRecorder{ResponseWriter: w}, req: req}
+	if sr, ok := w.(*statusRecorder); ok {
+		sr.logged = true // this request's line is ours
 	}
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			req := &mcpRequest{plugin: p.ID, tools: tools, start: time.Now()}
-			rw := &mcpResponseWriter{statusRecorder: statusRecorder{ResponseWriter: w}, req: req}
-			if sr, ok := w.(*statusRecorder); ok {
-				sr.logged = true // this request's line is ours
-			}
-			next.ServeHTTP(rw, r.WithContext(context.WithValue(r.Context(), ctxMCPRequest, req)))
-			h.endMCP(r, req, rw.status)
-		})
-	}
+	return rw, r.WithContext(context.WithValue(r.Context(), ctxMCPRequest, req))
 }
 
 // startMCPSpan begins the request's span once the body gate read its
-// message; it runs right after readMessage.
-func (h *Host) startMCPSpan(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		req := mcpRequestFrom(r.Context())
-		msg, ok := messageFrom(r.Context())
-		if req == nil || !ok {
-			next.ServeHTTP(w, r)
-			return
-		}
-		ctx := h.beginSpan(r, req, msg)
-		next.ServeHTTP(w, r.WithContext(ctx))
-	})
+// message; it is the step right after gateMessage (mcpRoute).
+func (h *Host) startMCPSpan(r *http.Request) *http.Request {
+	req := mcpRequestFrom(r.Context())
+	msg, ok := messageFrom(r.Context())
+	if req == nil || !ok {
+		return r
+	}
+	return r.WithContext(h.beginSpan(r, req, msg))
 }
 
 // mcpParams is what the host reads of a request's params: the tool's name,
