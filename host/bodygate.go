@@ -366,26 +366,28 @@ func checkProtocolVersion(v string) *rpcError {
 // its body (bounded by MaxMCPBodyBytes) is exactly one JSON-RPC request or
 // notification this host serves; every refusal is a JSON-RPC error in
 // application/json (rpcerrors.go turns the SDK's own refusals into the same).
-// The message goes in the context of the request it returns, for the steps
-// after it (mcpRoute); ok is false when it answered the request itself.
-func (h *Host) gateMessage(w http.ResponseWriter, r *http.Request) (_ *http.Request, ok bool) {
+// The message goes in the context it returns (ctx, r's steps' context, with
+// the message), for the steps after it (mcpRoute), which give the SDK the
+// body again (rpcMessage.Body); ok is false when it answered the request
+// itself.
+func (h *Host) gateMessage(w http.ResponseWriter, r *http.Request, ctx context.Context) (_ context.Context, ok bool) {
 	// No Content-Type is taken for JSON; another one is refused.
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
 			h.refuseRPC(w, nil, &rpcError{Status: http.StatusUnsupportedMediaType, Code: codeInvalidRequest, Reason: "unsupported_media_type",
 				Message: "invalid request: send the JSON-RPC message with Content-Type: application/json"})
-			return r, false
+			return ctx, false
 		}
 	}
 	jsonOK, streamOK := acceptsFor(r.Header.Values("Accept"))
 	if !jsonOK && !streamOK {
 		h.refuseRPC(w, nil, &rpcError{Status: http.StatusNotAcceptable, Code: codeInvalidRequest, Reason: "not_acceptable",
 			Message: "invalid request: accept application/json or text/event-stream (send Accept: application/json, text/event-stream)"})
-		return r, false
+		return ctx, false
 	}
 	if e := checkProtocolVersion(r.Header.Get("MCP-Protocol-Version")); e != nil {
 		h.refuseRPC(w, nil, e)
-		return r, false
+		return ctx, false
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxMCPBodyBytes))
 	if err != nil {
@@ -393,10 +395,10 @@ func (h *Host) gateMessage(w http.ResponseWriter, r *http.Request) (_ *http.Requ
 		if errors.As(err, &mbe) {
 			h.refuseRPC(w, nil, &rpcError{Status: http.StatusRequestEntityTooLarge, Code: codeInvalidRequest, Reason: "request_too_large",
 				Message: "invalid request: an MCP request body may be at most " + strconv.Itoa(MaxMCPBodyBytes) + " bytes"})
-			return r, false
+			return ctx, false
 		}
 		h.refuseRPC(w, nil, invalidRequest("the request body could not be read"))
-		return r, false
+		return ctx, false
 	}
 	msg, perr := parseMessage(body)
 	if perr != nil {
@@ -406,10 +408,8 @@ func (h *Host) gateMessage(w http.ResponseWriter, r *http.Request) (_ *http.Requ
 		}
 		perr.Status = statusFor(r.Header.Get("MCP-Protocol-Version"), perr.Code, perr.Status)
 		h.refuseRPC(w, id, perr)
-		return r, false
+		return ctx, false
 	}
 	msg.JSONOnly = !streamOK
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	r.ContentLength = int64(len(body))
-	return r.WithContext(context.WithValue(r.Context(), ctxMessage, msg)), true
+	return context.WithValue(ctx, ctxMessage, msg), true
 }

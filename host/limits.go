@@ -8,14 +8,14 @@ import (
 
 // admitCall applies, to tools/call, the per-license rate limit of the
 // plugin and the cap on calls in flight (CONTRACTS.md, "Scale"): it takes a
-// slot for the call and its place under the rate limit, and returns the
-// request that carries the slot (released when the request ends, unless
-// kept); or it refuses the call (ok false, the answer written). A limiter
-// that fails lets the call through. It is a step of mcpRoute, after the body
-// gate (bodygate.go), which read the message.
-func (h *Host) admitCall(w http.ResponseWriter, r *http.Request, plugin string, msg *rpcMessage) (_ *http.Request, slot *callSlot, ok bool) {
-	c, _ := callerFrom(r.Context())
-	lctx, endSpan := h.childSpan(r.Context(), "rate limit")
+// slot for the call and its place under the rate limit, and returns ctx
+// (the request's steps' context) with the slot (released when the request
+// ends, unless kept); or it refuses the call (ok false, the answer
+// written). A limiter that fails lets the call through. It is a step of
+// mcpRoute, after the body gate (bodygate.go), which read the message.
+func (h *Host) admitCall(w http.ResponseWriter, ctx context.Context, plugin string, msg *rpcMessage) (_ context.Context, slot *callSlot, ok bool) {
+	c, _ := callerFrom(ctx)
+	lctx, endSpan := h.childSpan(ctx, "rate limit")
 	// The slot first: a call refused for too many in flight does not
 	// use up the per-minute budget.
 	release, ok, err := h.acquireSlot(lctx, c.LicenseHash)
@@ -25,10 +25,10 @@ func (h *Host) admitCall(w http.ResponseWriter, r *http.Request, plugin string, 
 		h.countRefusal(c, plugin, msg, refusedConcurrency)
 		endSpan(nil, rateLimitResult("too_many_in_flight"))
 		h.refuse(w, http.StatusTooManyRequests, "rate_limited", "too many calls in flight with this license; wait for one to end", 1)
-		return r, nil, false
+		return ctx, nil, false
 	} else {
 		slot = &callSlot{release: release}
-		r = r.WithContext(context.WithValue(r.Context(), ctxSlot, slot))
+		ctx = context.WithValue(ctx, ctxSlot, slot)
 	}
 	ok, retry, err := h.stores.Limits.Allow(lctx, c.LicenseHash, plugin, h.cfg.RateLimitFor(plugin))
 	if err != nil {
@@ -41,10 +41,10 @@ func (h *Host) admitCall(w http.ResponseWriter, r *http.Request, plugin string, 
 		if slot != nil {
 			slot.requestEnded()
 		}
-		return r, nil, false
+		return ctx, nil, false
 	}
 	endSpan(nil, rateLimitResult("allowed"))
-	return r, slot, true
+	return ctx, slot, true
 }
 
 // acquireSlot takes a slot under MAX_CONCURRENT_CALLS, waiting up to
