@@ -114,8 +114,7 @@ type callRun struct {
 	// The run it started or joined, and its wait.
 	m         *resultcache.Member
 	prog      *progress
-	waitCtx   context.Context
-	stopWait  context.CancelFunc
+	deadline  time.Duration // the call's, from its start
 	stopWatch func() bool
 	// How the wait ended.
 	runErr, cause error
@@ -183,13 +182,17 @@ func (h *Host) startCall(cr *callRun, ctx context.Context, req *mcp.CallToolRequ
 	// was gathered rather than nothing; the run it starts (or joins)
 	// has its own, from its start.
 	deadline := h.runDeadline(ctx)
-	cr.waitCtx, cr.stopWait = context.WithTimeoutCause(ctx, deadline, errDeadline)
+	cr.deadline = deadline
 	cr.prog = newProgress(ctx, req)
 	cr.stats.Served = servedFresh
 	run := t.Run
+	runCtx := ctx
+	if _, ok := callerFrom(ctx); !ok { // read from the headers (callerOfRequest)
+		runCtx = context.WithValue(ctx, ctxCaller, c)
+	}
 	cr.m = h.cache.Join(resultcache.Start{
 		Key: key, MaxAge: maxAge,
-		Context:  withCallStats(context.WithValue(ctx, ctxCaller, c), cr.stats),
+		Context:  withCallStats(runCtx, cr.stats),
 		Deadline: deadline, DeadlineCause: errDeadline,
 		Run: func(runCtx context.Context, call *scrapers.Call) (err error) {
 			defer func() {
@@ -216,6 +219,8 @@ func (cr *callRun) wait() {
 		defer t.Stop()
 		tick = t.C
 	}
+	deadline := time.NewTimer(cr.deadline)
+	defer deadline.Stop()
 	m := cr.m
 	for {
 		select {
@@ -224,11 +229,15 @@ func (cr *callRun) wait() {
 			return
 		case <-tick:
 			cr.prog.heartbeat(m.Call().Len())
-		case <-cr.waitCtx.Done():
+		case <-deadline.C:
+			cr.cause = errDeadline
+		case <-cr.ctx.Done():
+			cr.cause = context.Cause(cr.ctx)
+		}
+		if cr.cause != nil {
 			// The call stops early: its deadline, a cancel by thread,
 			// the drain, or the client leaving. The run stops too
 			// unless another identical call still waits for it.
-			cr.cause = context.Cause(cr.waitCtx)
 			if m.Leave(cr.cause) {
 				select {
 				case <-m.Done():
@@ -276,9 +285,6 @@ func (cr *callRun) cached(e resultcache.Entry) *mcp.CallToolResult {
 func (cr *callRun) end(res **mcp.CallToolResult) {
 	if cr.stopWatch != nil {
 		cr.stopWatch()
-	}
-	if cr.stopWait != nil {
-		cr.stopWait()
 	}
 	if cr.tr != nil {
 		// Before the thread's registration ends: POST /cancel answers
