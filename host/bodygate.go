@@ -361,15 +361,15 @@ func checkProtocolVersion(v string) *rpcError {
 	return invalidRequest("unsupported MCP-Protocol-Version %q; this server speaks %s", truncate(v, 32), strings.Join(mcp.SupportedProtocolVersions(), ", "))
 }
 
-// readMessage is the body gate. Before anything runs or is counted it checks
-// the request's form (Content-Type, Accept, MCP-Protocol-Version) and that
-// its body (bounded by MaxMCPBodyBytes) is exactly one JSON-RPC request or
-// notification this host serves; every refusal is a JSON-RPC error in
-// application/json (rpcerrors.go turns the SDK's own refusals into the same).
-// The message goes in the context it returns (ctx, r's steps' context, with
-// the message), for the steps after it (mcpRoute), which give the SDK the
-// body again (rpcMessage.Body); ok is false when it answered the request
-// itself.
+// gateMessage is the body gate, a step of mcpRoute. Before anything runs or
+// is counted it checks the request's form (Content-Type, Accept,
+// MCP-Protocol-Version) and that its body (bounded by MaxMCPBodyBytes) is
+// exactly one JSON-RPC request or notification this host serves; every
+// refusal is a JSON-RPC error in application/json (rpcerrors.go turns the
+// SDK's own refusals into the same). The message goes in the context it
+// returns (ctx, r's steps' context, with the message), for the steps after
+// it, which give the SDK the body again (rpcMessage.Body); ok is false when
+// it answered the request itself.
 func (h *Host) gateMessage(w http.ResponseWriter, r *http.Request, ctx context.Context) (_ context.Context, ok bool) {
 	// No Content-Type is taken for JSON; another one is refused.
 	if ct := r.Header.Get("Content-Type"); ct != "" {
