@@ -32,7 +32,7 @@ const maxIDBytes = 256
 const ctxMessage ctxKey = 200
 
 // rpcMessage is the JSON-RPC message of one MCP request, as the body gate
-// read it. Later middleware (limits, cancel, traces, the fast answers) read it
+// read it. The later steps (limits, cancel, traces, the fast answers) read it
 // from the context instead of parsing the body again; the SDK gets the body
 // whole.
 type rpcMessage struct {
@@ -361,56 +361,55 @@ func checkProtocolVersion(v string) *rpcError {
 	return invalidRequest("unsupported MCP-Protocol-Version %q; this server speaks %s", truncate(v, 32), strings.Join(mcp.SupportedProtocolVersions(), ", "))
 }
 
-// readMessage is the body gate. Before anything runs or is counted it checks
-// the request's form (Content-Type, Accept, MCP-Protocol-Version) and that
-// its body (bounded by MaxMCPBodyBytes) is exactly one JSON-RPC request or
-// notification this host serves; every refusal is a JSON-RPC error in
-// application/json (rpcerrors.go turns the SDK's own refusals into the same).
-// The message goes in the context for the middleware after it.
-func (h *Host) readMessage(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// No Content-Type is taken for JSON; another one is refused.
-		if ct := r.Header.Get("Content-Type"); ct != "" {
-			if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
-				h.refuseRPC(w, nil, &rpcError{Status: http.StatusUnsupportedMediaType, Code: codeInvalidRequest, Reason: "unsupported_media_type",
-					Message: "invalid request: send the JSON-RPC message with Content-Type: application/json"})
-				return
-			}
+// gateMessage is the body gate, a step of mcpRoute. Before anything runs or
+// is counted it checks the request's form (Content-Type, Accept,
+// MCP-Protocol-Version) and that its body (bounded by MaxMCPBodyBytes) is
+// exactly one JSON-RPC request or notification this host serves; every
+// refusal is a JSON-RPC error in application/json (rpcerrors.go turns the
+// SDK's own refusals into the same). The message goes in the context it
+// returns (ctx, r's steps' context, with the message), for the steps after
+// it, which give the SDK the body again (rpcMessage.Body); ok is false when
+// it answered the request itself.
+func (h *Host) gateMessage(w http.ResponseWriter, r *http.Request, ctx context.Context) (_ context.Context, ok bool) {
+	// No Content-Type is taken for JSON; another one is refused.
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+			h.refuseRPC(w, nil, &rpcError{Status: http.StatusUnsupportedMediaType, Code: codeInvalidRequest, Reason: "unsupported_media_type",
+				Message: "invalid request: send the JSON-RPC message with Content-Type: application/json"})
+			return ctx, false
 		}
-		jsonOK, streamOK := acceptsFor(r.Header.Values("Accept"))
-		if !jsonOK && !streamOK {
-			h.refuseRPC(w, nil, &rpcError{Status: http.StatusNotAcceptable, Code: codeInvalidRequest, Reason: "not_acceptable",
-				Message: "invalid request: accept application/json or text/event-stream (send Accept: application/json, text/event-stream)"})
-			return
+	}
+	jsonOK, streamOK := acceptsFor(r.Header.Values("Accept"))
+	if !jsonOK && !streamOK {
+		h.refuseRPC(w, nil, &rpcError{Status: http.StatusNotAcceptable, Code: codeInvalidRequest, Reason: "not_acceptable",
+			Message: "invalid request: accept application/json or text/event-stream (send Accept: application/json, text/event-stream)"})
+		return ctx, false
+	}
+	if e := checkProtocolVersion(r.Header.Get("MCP-Protocol-Version")); e != nil {
+		h.refuseRPC(w, nil, e)
+		return ctx, false
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxMCPBodyBytes))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			h.refuseRPC(w, nil, &rpcError{Status: http.StatusRequestEntityTooLarge, Code: codeInvalidRequest, Reason: "request_too_large",
+				Message: "invalid request: an MCP request body may be at most " + strconv.Itoa(MaxMCPBodyBytes) + " bytes"})
+			return ctx, false
 		}
-		if e := checkProtocolVersion(r.Header.Get("MCP-Protocol-Version")); e != nil {
-			h.refuseRPC(w, nil, e)
-			return
+		h.refuseRPC(w, nil, invalidRequest("the request body could not be read"))
+		return ctx, false
+	}
+	msg, perr := parseMessage(body)
+	if perr != nil {
+		var id json.RawMessage
+		if msg != nil {
+			id = msg.ID
 		}
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxMCPBodyBytes))
-		if err != nil {
-			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
-				h.refuseRPC(w, nil, &rpcError{Status: http.StatusRequestEntityTooLarge, Code: codeInvalidRequest, Reason: "request_too_large",
-					Message: "invalid request: an MCP request body may be at most " + strconv.Itoa(MaxMCPBodyBytes) + " bytes"})
-				return
-			}
-			h.refuseRPC(w, nil, invalidRequest("the request body could not be read"))
-			return
-		}
-		msg, perr := parseMessage(body)
-		if perr != nil {
-			var id json.RawMessage
-			if msg != nil {
-				id = msg.ID
-			}
-			perr.Status = statusFor(r.Header.Get("MCP-Protocol-Version"), perr.Code, perr.Status)
-			h.refuseRPC(w, id, perr)
-			return
-		}
-		msg.JSONOnly = !streamOK
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		r.ContentLength = int64(len(body))
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxMessage, msg)))
-	})
+		perr.Status = statusFor(r.Header.Get("MCP-Protocol-Version"), perr.Code, perr.Status)
+		h.refuseRPC(w, id, perr)
+		return ctx, false
+	}
+	msg.JSONOnly = !streamOK
+	return context.WithValue(ctx, ctxMessage, msg), true
 }

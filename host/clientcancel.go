@@ -91,46 +91,38 @@ func canonicalID(raw json.RawMessage) (string, bool) {
 	return "", false
 }
 
-// cancelByRequest answers notifications/cancelled (the SDK would ignore it:
+// cancelRequest answers notifications/cancelled (the SDK would ignore it:
 // each stateless POST is a session of its own): it ends the one call of this
 // license and plugin with that request id, on whichever replica runs it. It
-// runs after the body gate and answers 202 as the transport asks.
-func (h *Host) cancelByRequest(plugin string) func(http.Handler) http.Handler {
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			msg, ok := messageFrom(r.Context())
-			if !ok || msg.Method != "notifications/cancelled" {
-				next.ServeHTTP(w, r)
-				return
-			}
-			var params struct {
-				RequestID json.RawMessage `json:"requestId"`
-				Reason    string          `json:"reason"`
-			}
-			_ = json.Unmarshal(msg.Params, &params)
-			id, ok := canonicalID(params.RequestID)
-			if !ok {
-				h.refuseRPC(w, nil, &rpcError{Status: http.StatusBadRequest, Code: codeInvalidParams, Reason: "invalid_params",
-					Message: "invalid params: notifications/cancelled needs the requestId (a string or an integer) of the call to cancel"})
-				return
-			}
-			c, _ := callerFrom(r.Context())
-			req := calls.Request{License: c.LicenseHash, Plugin: plugin, ID: id, Thread: c.Thread}
-			matched, err := h.stores.Calls.CancelRequest(r.Context(), req)
-			switch {
-			case err != nil:
-				h.log.Warn("notifications/cancelled could not reach every replica", "request_id", RequestIDFrom(r.Context()), "plugin", plugin, "rpc_id", id, "err", err)
-			case matched == 1:
-				h.log.Info("call cancelled by its client", "request_id", RequestIDFrom(r.Context()), "plugin", plugin, "rpc_id", id, "thread", c.Thread)
-			case matched > 1:
-				h.log.Warn("notifications/cancelled matched several calls of this license and none was cancelled: they share the request id and cannot be told apart (send X-SurfSense-Thread to tell them apart)",
-					"request_id", RequestIDFrom(r.Context()), "plugin", plugin, "rpc_id", id, "thread", c.Thread, "matched", matched)
-			default:
-				h.log.Debug("notifications/cancelled for no call in flight", "request_id", RequestIDFrom(r.Context()), "plugin", plugin, "rpc_id", id)
-			}
-			w.WriteHeader(http.StatusAccepted)
-		})
+// is a step of mcpRoute, after the body gate, and answers 202 as the
+// transport asks.
+func (h *Host) cancelRequest(w http.ResponseWriter, r *http.Request, plugin string, msg *rpcMessage) {
+	var params struct {
+		RequestID json.RawMessage `json:"requestId"`
+		Reason    string          `json:"reason"`
 	}
+	_ = json.Unmarshal(msg.Params, &params)
+	id, ok := canonicalID(params.RequestID)
+	if !ok {
+		h.refuseRPC(w, nil, &rpcError{Status: http.StatusBadRequest, Code: codeInvalidParams, Reason: "invalid_params",
+			Message: "invalid params: notifications/cancelled needs the requestId (a string or an integer) of the call to cancel"})
+		return
+	}
+	c, _ := callerFrom(r.Context())
+	req := calls.Request{License: c.LicenseHash, Plugin: plugin, ID: id, Thread: c.Thread}
+	matched, err := h.stores.Calls.CancelRequest(r.Context(), req)
+	switch {
+	case err != nil:
+		h.log.Warn("notifications/cancelled could not reach every replica", "request_id", RequestIDFrom(r.Context()), "plugin", plugin, "rpc_id", id, "err", err)
+	case matched == 1:
+		h.log.Info("call cancelled by its client", "request_id", RequestIDFrom(r.Context()), "plugin", plugin, "rpc_id", id, "thread", c.Thread)
+	case matched > 1:
+		h.log.Warn("notifications/cancelled matched several calls of this license and none was cancelled: they share the request id and cannot be told apart (send X-SurfSense-Thread to tell them apart)",
+			"request_id", RequestIDFrom(r.Context()), "plugin", plugin, "rpc_id", id, "thread", c.Thread, "matched", matched)
+	default:
+		h.log.Debug("notifications/cancelled for no call in flight", "request_id", RequestIDFrom(r.Context()), "plugin", plugin, "rpc_id", id)
+	}
+	w.WriteHeader(http.StatusAccepted)
 }
 
 // registerRequest registers the call for cancel by request id; done (never

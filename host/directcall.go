@@ -44,6 +44,12 @@ type directCall struct {
 	mu       sync.Mutex
 	w        http.ResponseWriter // the keep-alive writer
 	jsonOnly bool                // one JSON body: the result alone, unframed
+
+	ka       *keepAlive
+	impl     *mcp.Implementation
+	newProto bool // 2026-07-28 or later: the result is marked complete
+	handler  mcp.ToolHandler
+	req      *mcp.CallToolRequest
 }
 
 func directCallFrom(ctx context.Context) *directCall {
@@ -60,16 +66,30 @@ type callParams struct {
 }
 
 // serve runs r's tool call and reports whether it did; false leaves the
-// request untouched for the SDK.
+// request untouched for the SDK. The call waits in handler, under serve's
+// frame: the work before and after it is in begin and answer, so that every
+// call's stack does not hold their frames (callHandler says why).
 func (d *directCalls) serve(w http.ResponseWriter, r *http.Request, msg *rpcMessage) bool {
-	if msg.Method != "tools/call" || d.fast.off.Load() {
+	dc, ctx := d.begin(w, r, msg)
+	if dc == nil {
 		return false
+	}
+	defer dc.ka.close()
+	res, err := dc.handler(ctx, dc.req)
+	dc.answer(r.Context(), msg, res, err)
+	return true
+}
+
+// begin reads r's call and starts its response, or returns nil when the
+// call is the SDK's.
+func (d *directCalls) begin(w http.ResponseWriter, r *http.Request, msg *rpcMessage) (*directCall, context.Context) {
+	if msg.Method != "tools/call" || d.fast.off.Load() {
+		return nil, nil
 	}
 	p, ok := d.shape(r, msg)
 	if !ok {
-		return false
+		return nil, nil
 	}
-	handler := d.handlers[p.name]
 	// The SDK sets these before it hands the call to its handler, which
 	// starts the response at once (keepalive.go). A client that takes only
 	// JSON gets one JSON body, after the keep-alive's newlines (JSON allows
@@ -84,32 +104,35 @@ func (d *directCalls) serve(w http.ResponseWriter, r *http.Request, msg *rpcMess
 		h.Set("Connection", "keep-alive")
 	}
 	ka := newKeepAlive(w, !msg.JSONOnly)
-	defer ka.close()
-	dc := &directCall{w: ka, jsonOnly: msg.JSONOnly}
+	dc := &directCall{w: ka, jsonOnly: msg.JSONOnly, ka: ka, impl: d.impl, newProto: p.newProto, handler: d.handlers[p.name]}
 	ctx := context.WithValue(r.Context(), ctxKeepAlive, ka)
 	ctx = context.WithValue(ctx, ctxDirectCall, dc)
-	req := &mcp.CallToolRequest{
+	dc.req = &mcp.CallToolRequest{
 		Params: &mcp.CallToolParamsRaw{Meta: p.meta, Name: p.name, Arguments: p.arguments},
 		Extra:  &mcp.RequestExtra{Header: r.Header},
 	}
 	d.served.Add(1)
-	res, err := handler(ctx, req)
+	return dc, ctx
+}
+
+// answer sends the handler's answer (ctx is the request's).
+func (dc *directCall) answer(ctx context.Context, msg *rpcMessage, res *mcp.CallToolResult, err error) {
 	if errors.Is(err, errAnsweredAsTask) {
-		return true // a CreateTaskResult went out (tasks.go)
+		return // a CreateTaskResult went out (tasks.go)
 	}
-	noteMCPResult(r.Context(), res, err)
+	noteMCPResult(ctx, res, err)
 	if err != nil || res == nil {
 		// The host's handlers answer every failure as a tool error; a Go
 		// error here is a bug, answered as the SDK answers one.
 		dc.send(wireMessage{ID: msg.ID, Error: &wireError{Code: -32603, Message: errorText(err)}})
-		return true
+		return
 	}
 	var raw []byte
 	var merr error
-	if p.newProto {
+	if dc.newProto {
 		// As the SDK answers a request of 2026-07-28 (SEP-2575): the
 		// result says it is complete and names the server in _meta.
-		raw, merr = completeResult(res, d.impl)
+		raw, merr = completeResult(res, dc.impl)
 	} else {
 		res2 := *res
 		if res2.Content == nil {
@@ -119,10 +142,9 @@ func (d *directCalls) serve(w http.ResponseWriter, r *http.Request, msg *rpcMess
 	}
 	if merr != nil {
 		dc.send(wireMessage{ID: msg.ID, Error: &wireError{Code: -32603, Message: merr.Error()}})
-		return true
+		return
 	}
 	dc.send(wireMessage{ID: msg.ID, Result: raw})
-	return true
 }
 
 func errorText(err error) string {

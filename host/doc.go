@@ -15,9 +15,10 @@
 //   - config.go, envvars.go: the configuration and its environment table
 //   - router.go: the routes; licenseroute.go (GET /license), cancel.go
 //     (POST /cancel), index.go (GET /), readiness.go (/readyz)
-//   - requestid.go, accesslog.go, drain.go, licensecheck.go, bodygate.go,
-//     limits.go: the middleware, in the order a request meets it (the body
-//     gate takes exactly one JSON-RPC message and reads it once)
+//   - requestid.go, accesslog.go: the middleware of every route; drain.go,
+//     licensecheck.go, bodygate.go, limits.go: the MCP route's steps, in the
+//     order a request meets them (router.go's mcpRoute; the body gate takes
+//     exactly one JSON-RPC message and reads it once)
 //   - licensebackend.go: the license backend LICENSE_BACKEND chooses
 //   - rpcerrors.go: every refusal as a JSON-RPC error in application/json
 //   - caller.go: who made a request, read from its headers in one place

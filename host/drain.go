@@ -54,15 +54,14 @@ func (h *Host) waitIdle(ctx context.Context, wait time.Duration) bool {
 	}
 }
 
-// refuseWhileDraining refuses new MCP requests once Drain began.
-func (h *Host) refuseWhileDraining(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if h.draining.Load() {
-			h.refuse(w, http.StatusServiceUnavailable, "shutting_down", "this replica is shutting down; send the request again", 1)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
+// refuseWhileDraining refuses new MCP requests once Drain began, and reports
+// whether the request goes on (a step of mcpRoute).
+func (h *Host) refuseWhileDraining(w http.ResponseWriter) bool {
+	if h.draining.Load() {
+		h.refuse(w, http.StatusServiceUnavailable, "shutting_down", "this replica is shutting down; send the request again", 1)
+		return false
+	}
+	return true
 }
 
 // Close releases what the mounted plugins hold beyond their calls (a

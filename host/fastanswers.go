@@ -29,7 +29,7 @@ import (
 // member, a version the host does not list, a header the SDK would refuse,
 // an id the SDK would spell differently) goes to the SDK as before. The
 // license check, rate limits, metrics, traces and the request's log line run
-// before, in the middleware, exactly as for any request.
+// before, in the MCP route's steps (mcpRoute), exactly as for any request.
 // TestFastAnswersMatchTheSDK sends a corpus of shapes to both paths and
 // requires the same bytes.
 

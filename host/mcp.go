@@ -81,6 +81,11 @@ func (s *mcpServers) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if msg != nil && (s.fast.serve(w, r, msg, textOnlyFor(r)) || s.direct.serve(w, r, msg)) {
 		return
 	}
+	s.serveSDK(w, r, msg)
+}
+
+// serveSDK hands the request to the SDK.
+func (s *mcpServers) serveSDK(w http.ResponseWriter, r *http.Request, msg *rpcMessage) {
 	r.Header.Set("Accept", "application/json, text/event-stream")
 	r.Header.Set("Content-Type", "application/json")
 	ew := newRPCErrorWriter(w, r, s.refused)

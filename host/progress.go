@@ -35,7 +35,7 @@ func newProgress(ctx context.Context, req *mcp.CallToolRequest) *progress {
 }
 
 func (p *progress) report(message string, done, total int) {
-	if p.token == nil && !p.always {
+	if !p.beats() {
 		return
 	}
 	p.mu.Lock()
@@ -44,8 +44,11 @@ func (p *progress) report(message string, done, total int) {
 	p.send(message, float64(total))
 }
 
+// beats reports whether the call hears progress, and so the heartbeat.
+func (p *progress) beats() bool { return p.token != nil || p.always }
+
 func (p *progress) heartbeat(items int) {
-	if p.token == nil && !p.always {
+	if !p.beats() {
 		return
 	}
 	p.mu.Lock()

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -32,22 +31,6 @@ const (
 	codeInternalTasksError = -32603
 )
 
-// serveTaskMethods answers tasks/get, tasks/update and tasks/cancel; every
-// other message goes on. It runs after the body gate, the span and the
-// license check.
-func (h *Host) serveTaskMethods(plugin string) func(http.Handler) http.Handler {
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			msg, ok := messageFrom(r.Context())
-			if !ok || !strings.HasPrefix(msg.Method, "tasks/") {
-				next.ServeHTTP(w, r)
-				return
-			}
-			h.serveTaskMethod(w, r, plugin, msg)
-		})
-	}
-}
-
 // taskAnswer is one answer of a tasks/* method: a result or an error.
 type taskAnswer struct {
 	status int
@@ -62,6 +45,8 @@ func taskError(status, code int, reason, msg string) taskAnswer {
 	return taskAnswer{status: status, code: code, msg: msg, reason: reason}
 }
 
+// serveTaskMethod answers tasks/get, tasks/update and tasks/cancel. It is a
+// step of mcpRoute, after the body gate, the span and the license check.
 func (h *Host) serveTaskMethod(w http.ResponseWriter, r *http.Request, plugin string, msg *rpcMessage) {
 	a := h.taskMethod(r, plugin, msg)
 	if a.code != 0 {

@@ -256,41 +256,30 @@ type mcpResponseWriter struct {
 	req *mcpRequest
 }
 
-// observeMCP is the MCP route's outermost middleware: it notes the
-// request's arrival, and at its end records the span (or, for a request
-// refused before the body was read, a span of its own), the duration metric
-// and the request's one log line.
-func (h *Host) observeMCP(p scrapers.Plugin) func(http.Handler) http.Handler {
-	tools := map[string]bool{GetResultTool: true}
-	for _, t := range p.Tools {
-		tools[t.Name] = true
+// observeMCP is the MCP route's first step (mcpRoute): it notes the
+// request's arrival and returns the writer and context the other steps get;
+// endMCP, at the request's end, records the span (or, for a request refused
+// before the body was read, a span of its own), the duration metric and the
+// request's one log line. tools are the plugin's tools' names.
+func (h *Host) observeMCP(w http.ResponseWriter, r *http.Request, plugin string, tools map[string]bool) (*mcpResponseWriter, context.Context) {
+	req := &mcpRequest{plugin: plugin, tools: tools, start: time.Now()}
+	rw := &mcpResponseWriter{statusRecorder: statusRecorder{ResponseWriter: w}, req: req}
+	if sr, ok := w.(*statusRecorder); ok {
+		sr.logged = true // this request's line is ours
 	}
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			req := &mcpRequest{plugin: p.ID, tools: tools, start: time.Now()}
-			rw := &mcpResponseWriter{statusRecorder: statusRecorder{ResponseWriter: w}, req: req}
-			if sr, ok := w.(*statusRecorder); ok {
-				sr.logged = true // this request's line is ours
-			}
-			next.ServeHTTP(rw, r.WithContext(context.WithValue(r.Context(), ctxMCPRequest, req)))
-			h.endMCP(r, req, rw.status)
-		})
-	}
+	return rw, context.WithValue(r.Context(), ctxMCPRequest, req)
 }
 
-// startMCPSpan begins the request's span once the body gate read its
-// message; it runs right after readMessage.
-func (h *Host) startMCPSpan(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		req := mcpRequestFrom(r.Context())
-		msg, ok := messageFrom(r.Context())
-		if req == nil || !ok {
-			next.ServeHTTP(w, r)
-			return
-		}
-		ctx := h.beginSpan(r, req, msg)
-		next.ServeHTTP(w, r.WithContext(ctx))
-	})
+// startMCPSpan begins the span of r (whose steps' context is ctx) once the
+// body gate read its message; it is the step right after gateMessage
+// (mcpRoute).
+func (h *Host) startMCPSpan(r *http.Request, ctx context.Context) context.Context {
+	req := mcpRequestFrom(ctx)
+	msg, ok := messageFrom(ctx)
+	if req == nil || !ok {
+		return ctx
+	}
+	return h.beginSpan(ctx, r, req, msg)
 }
 
 // mcpParams is what the host reads of a request's params: the tool's name,
@@ -307,8 +296,9 @@ type mcpParams struct {
 var protocolVersionPattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 
 // beginSpan starts req's span (at the request's arrival) under its parent
-// and records the license check noted before it.
-func (h *Host) beginSpan(r *http.Request, req *mcpRequest, msg *rpcMessage) context.Context {
+// and records the license check noted before it; the span's context is
+// ctx's (r's steps' context) with the span.
+func (h *Host) beginSpan(ctx context.Context, r *http.Request, req *mcpRequest, msg *rpcMessage) context.Context {
 	// params are read for the tool's name, initialize's version (an
 	// attribute) and a traceparent in _meta; most requests have none of
 	// these to read.
@@ -321,7 +311,7 @@ func (h *Host) beginSpan(r *http.Request, req *mcpRequest, msg *rpcMessage) cont
 	if msg.Method == "tools/call" && req.tools[params.Name] {
 		tool = params.Name
 	}
-	parent := h.parentContext(r, params)
+	parent := h.parentContext(ctx, r, params)
 	name := method
 	if tool != "" {
 		name += " " + tool
@@ -371,10 +361,9 @@ func (h *Host) spanAttributes(r *http.Request, req *mcpRequest, msg *rpcMessage,
 	return attrs
 }
 
-// parentContext is the trace context a request continues: params._meta's
+// parentContext is ctx with the trace context r continues: params._meta's
 // traceparent when valid, else the HTTP traceparent header.
-func (h *Host) parentContext(r *http.Request, params mcpParams) context.Context {
-	ctx := r.Context()
+func (h *Host) parentContext(ctx context.Context, r *http.Request, params mcpParams) context.Context {
 	if params.Meta.Traceparent != "" {
 		carrier := propagation.MapCarrier{"traceparent": params.Meta.Traceparent}
 		if params.Meta.Tracestate != "" {
@@ -435,7 +424,7 @@ func (h *Host) endMCP(r *http.Request, req *mcpRequest, status int) {
 	if span == nil {
 		// Refused before the body was read (draining, the license): a span
 		// of the route's own, with the license check under it.
-		ctx, s := h.tel.tracer.Start(h.parentContext(r, mcpParams{}), "POST /"+req.plugin+"/mcp",
+		ctx, s := h.tel.tracer.Start(h.parentContext(r.Context(), r, mcpParams{}), "POST /"+req.plugin+"/mcp",
 			trace.WithSpanKind(trace.SpanKindServer), trace.WithTimestamp(req.start),
 			trace.WithAttributes(attribute.String("surfsense.plugin", req.plugin)))
 		h.recordLicense(ctx, lic)

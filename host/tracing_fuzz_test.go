@@ -27,7 +27,7 @@ func FuzzBeginSpan(f *testing.F) {
 		r := httptest.NewRequest("POST", "/p/mcp", nil)
 		r.Header.Set("Mcp-Protocol-Version", "2025-06-18")
 		msg := &rpcMessage{Method: method, ID: json.RawMessage(id), Params: json.RawMessage(params)}
-		ctx := h.beginSpan(r, req, msg)
+		ctx := h.beginSpan(r.Context(), r, req, msg)
 		if ctx == nil || req.span == nil {
 			t.Fatal("no span")
 		}
