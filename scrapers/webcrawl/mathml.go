@@ -530,7 +530,7 @@ func (s *scanner) formulaStart(name string, hidden, void bool) bool {
 	}
 	if !void {
 		s.skipLevel = len(s.stack)
-		s.stack = append(s.stack, open{name: name})
+		s.push(open{name: name})
 	}
 	return true
 }

@@ -91,23 +91,67 @@ type open struct {
 	emitted bool
 }
 
+// closable are the elements a start tag may close implicitly
+// (implicitCloses); the scanner counts those open, so that a start tag
+// walks the stack only when one of those it may close is there (a page's
+// every <div> closes an open <p>, and most pages have none open).
+var closable = [...]string{"p", "a", "li", "dd", "dt", "td", "th", "tr", "tbody", "thead", "tfoot"}
+
+func closableIndex(name string) int {
+	switch name {
+	case "p":
+		return 0
+	case "a":
+		return 1
+	case "li":
+		return 2
+	case "dd":
+		return 3
+	case "dt":
+		return 4
+	case "td":
+		return 5
+	case "th":
+		return 6
+	case "tr":
+		return 7
+	case "tbody":
+		return 8
+	case "thead":
+		return 9
+	case "tfoot":
+		return 10
+	}
+	return -1
+}
+
+// push opens an element.
+func (s *scanner) push(o open) {
+	if i := closableIndex(o.name); i >= 0 {
+		s.closableOpen[i]++
+	}
+	s.stack = append(s.stack, o)
+}
+
 type scanner struct {
-	lim        Limits
-	base       *url.URL
-	baseSet    bool
-	out        bytes.Buffer
-	stack      []open
-	skipLevel  int // stack index of the element being skipped, -1 when none
-	overflow   int // open elements past MaxDepth, dropped
-	elements   int
-	textBytes  int
-	inkBytes   int  // bytes of text other than white space
-	stopped    bool // MaxElements reached: nothing more is written
-	textFull   bool
-	inTitle    bool
-	inJSONLD   bool
-	keepHidden bool     // hidden elements are read as any other
-	pageURL    *url.URL // the page's own address, for its kind (see streamedKept)
+	lim     Limits
+	base    *url.URL
+	baseSet bool
+	out     bytes.Buffer
+	stack   []open
+	// closableOpen counts the open elements of each closable name.
+	closableOpen [len(closable)]int
+	skipLevel    int // stack index of the element being skipped, -1 when none
+	overflow     int // open elements past MaxDepth, dropped
+	elements     int
+	textBytes    int
+	inkBytes     int  // bytes of text other than white space
+	stopped      bool // MaxElements reached: nothing more is written
+	textFull     bool
+	inTitle      bool
+	inJSONLD     bool
+	keepHidden   bool     // hidden elements are read as any other
+	pageURL      *url.URL // the page's own address, for its kind (see streamedKept)
 	// kindSeen is the page's kind as streamedKept last decided it, and the
 	// meta it was decided from (the JSON-LD only grows: its length names it).
 	kindSeen struct {
@@ -347,7 +391,7 @@ func (s *scanner) start(z *html.Tokenizer, selfClosing bool) {
 			s.math.open(name, a.mathAttrs(), void)
 		}
 		if !void {
-			s.stack = append(s.stack, open{name: name})
+			s.push(open{name: name})
 		}
 		return
 	}
@@ -358,13 +402,13 @@ func (s *scanner) start(z *html.Tokenizer, selfClosing bool) {
 	if skipped[name] || hidden || name == "img" && pixel(a) {
 		if !void {
 			s.skipLevel = len(s.stack)
-			s.stack = append(s.stack, open{name: name})
+			s.push(open{name: name})
 		}
 		return
 	}
 	if notEmitted[name] {
 		if !void {
-			s.stack = append(s.stack, open{name: name})
+			s.push(open{name: name})
 		}
 		return
 	}
@@ -379,7 +423,7 @@ func (s *scanner) start(z *html.Tokenizer, selfClosing bool) {
 	}
 	s.emitStart(name)
 	if !void {
-		s.stack = append(s.stack, open{name: name, emitted: true})
+		s.push(open{name: name, emitted: true})
 	}
 }
 
@@ -589,6 +633,16 @@ func (s *scanner) implicitCloses(name string) {
 // closeInScope pops to the nearest element named one of names, looking no
 // further down than a scope stop.
 func (s *scanner) closeInScope(stops map[string]bool, names ...string) {
+	none := true
+	for _, want := range names {
+		if i := closableIndex(want); i < 0 || s.closableOpen[i] > 0 {
+			none = false
+			break
+		}
+	}
+	if none {
+		return
+	}
 	for i := len(s.stack) - 1; i >= 0; i-- {
 		n := s.stack[i].name
 		for _, want := range names {
@@ -619,6 +673,9 @@ func (s *scanner) popTo(i int) {
 		}
 		if s.stack[j].name == "title" {
 			s.inTitle = false
+		}
+		if k := closableIndex(s.stack[j].name); k >= 0 {
+			s.closableOpen[k]--
 		}
 	}
 	s.stack = s.stack[:i]
