@@ -47,62 +47,59 @@ type blockedRange struct {
 	reason string
 }
 
-var blocked = func() []blockedRange {
-	list := []struct{ cidr, reason string }{
-		{"0.0.0.0/8", "unspecified"},
-		{"10.0.0.0/8", "private"},
-		{"100.64.0.0/10", "carrier-grade NAT"},
-		{"127.0.0.0/8", "loopback"},
-		{"169.254.0.0/16", "link-local (cloud metadata)"},
-		{"168.63.129.16/32", "Azure platform address (WireServer)"},
-		{"172.16.0.0/12", "private"},
-		{"192.0.0.0/24", "IETF protocol"},
-		{"192.0.2.0/24", "documentation"},
-		{"192.88.99.0/24", "6to4 relay"},
-		{"192.168.0.0/16", "private"},
-		{"198.18.0.0/15", "benchmarking"},
-		{"198.51.100.0/24", "documentation"},
-		{"203.0.113.0/24", "documentation"},
-		{"224.0.0.0/4", "multicast"},
-		{"240.0.0.0/4", "reserved"},
-		{"::/128", "unspecified"},
-		{"::1/128", "loopback"},
-		{"::ffff:0:0:0/96", "IPv4-translated"},
-		{"64:ff9b::/96", "NAT64"},
-		{"64:ff9b:1::/48", "NAT64"},
-		{"100::/64", "discard"},
-		{"2001::/32", "Teredo"},
-		{"2001:db8::/32", "documentation"},
-		{"2002::/16", "6to4"},
-		{"fc00::/7", "unique-local"},
-		{"fe80::/10", "link-local"},
-		{"fec0::/10", "site-local"},
-		{"ff00::/8", "multicast"},
-	}
+type cidrReason struct{ cidr, reason string }
+
+func rangesOf(list []cidrReason) []blockedRange {
 	out := make([]blockedRange, len(list))
 	for i, b := range list {
 		out[i] = blockedRange{netip.MustParsePrefix(b.cidr), b.reason}
 	}
 	return out
-}()
+}
 
 // metadata are the addresses refused even with allowPrivate: link-local
 // IPv4 (169.254.169.254 is AWS's, GCP's and Azure's instance metadata,
 // 169.254.170.2 ECS's credentials), Azure's platform address, Alibaba
 // Cloud's metadata and AWS's IPv6 metadata.
-var metadata = func() []blockedRange {
-	list := []struct{ cidr, reason string }{
-		{"169.254.0.0/16", "link-local (cloud metadata)"},
-		{"168.63.129.16/32", "Azure platform address (WireServer)"},
-		{"100.100.100.200/32", "cloud metadata (Alibaba Cloud)"},
-		{"fd00:ec2::254/128", "cloud metadata (AWS, IPv6)"},
-	}
-	out := make([]blockedRange, len(list))
-	for i, b := range list {
-		out[i] = blockedRange{netip.MustParsePrefix(b.cidr), b.reason}
-	}
-	return out
-}()
+var metadata = rangesOf([]cidrReason{
+	{"169.254.0.0/16", "link-local (cloud metadata)"},
+	{"168.63.129.16/32", "Azure platform address (WireServer)"},
+	{"100.100.100.200/32", "cloud metadata (Alibaba Cloud)"},
+	{"fd00:ec2::254/128", "cloud metadata (AWS, IPv6)"},
+})
+
+// blocked are the addresses refused without allowPrivate: the metadata
+// addresses first (their reason is the one said), then every range that is
+// not the public internet's.
+var blocked = append(append([]blockedRange(nil), metadata...), rangesOf([]cidrReason{
+	{"0.0.0.0/8", "unspecified"},
+	{"10.0.0.0/8", "private"},
+	{"100.64.0.0/10", "carrier-grade NAT"},
+	{"127.0.0.0/8", "loopback"},
+	{"172.16.0.0/12", "private"},
+	{"192.0.0.0/24", "IETF protocol"},
+	{"192.0.2.0/24", "documentation"},
+	{"192.88.99.0/24", "6to4 relay"},
+	{"192.168.0.0/16", "private"},
+	{"198.18.0.0/15", "benchmarking"},
+	{"198.51.100.0/24", "documentation"},
+	{"203.0.113.0/24", "documentation"},
+	{"224.0.0.0/4", "multicast"},
+	{"240.0.0.0/4", "reserved"},
+	{"::/128", "unspecified"},
+	{"::1/128", "loopback"},
+	{"::ffff:0:0:0/96", "IPv4-translated"},
+	{"64:ff9b::/96", "NAT64"},
+	{"64:ff9b:1::/48", "NAT64"},
+	{"100::/64", "discard"},
+	{"2001::/32", "Teredo"},
+	{"2001:db8::/32", "documentation"},
+	{"2002::/16", "6to4"},
+	{"fc00::/7", "unique-local"},
+	{"fe80::/10", "link-local"},
+	{"fec0::/10", "site-local"},
+	{"ff00::/8", "multicast"},
+})...)
 
 // CheckMetadata refuses a cloud metadata or platform address (metadata):
 // the check that holds with allowPrivate.
