@@ -29,17 +29,7 @@ func NewCall(progress func(message string, done, total int)) *Call {
 // Add appends one item (a struct or map that marshals to a JSON object; it
 // should name where it came from in a "url" field). An item that cannot be
 // marshalled is dropped and the call marked partial.
-func (c *Call) Add(item any) {
-	b, err := json.Marshal(item)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if err != nil {
-		c.partial = true
-		c.reasons = append(c.reasons, "an item could not be encoded: "+err.Error())
-		return
-	}
-	c.items = append(c.items, b)
-}
+func (c *Call) Add(item any) { c.add(item, nil) }
 
 // Image is a picture a tool returns beside its items: the host sends it as
 // an MCP image content, after the text, with the page of items that holds
@@ -56,6 +46,11 @@ type Image struct {
 // is (its size, what was cut), since a client that reads only text never
 // sees it. An item that cannot be marshalled is dropped with its picture.
 func (c *Call) AddWithImage(item any, mimeType string, data []byte) {
+	c.add(item, &Image{MIMEType: mimeType, Data: data})
+}
+
+// add appends item and, when img is not nil, its picture.
+func (c *Call) add(item any, img *Image) {
 	b, err := json.Marshal(item)
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -65,7 +60,10 @@ func (c *Call) AddWithImage(item any, mimeType string, data []byte) {
 		return
 	}
 	c.items = append(c.items, b)
-	c.images = append(c.images, Image{Item: len(c.items) - 1, MIMEType: mimeType, Data: data})
+	if img != nil {
+		img.Item = len(c.items) - 1
+		c.images = append(c.images, *img)
+	}
 }
 
 // Failed is the item recorded for a source (page, query, product) that failed

@@ -42,6 +42,19 @@ func newSite(t *testing.T, handle func(s *site, w http.ResponseWriter, r *http.R
 	return s
 }
 
+// heldSite answers robots.txt (privateRobots) only once release is closed.
+func heldSite(t *testing.T) (*site, chan struct{}) {
+	release := make(chan struct{})
+	return newSite(t, func(_ *site, w http.ResponseWriter, r *http.Request) bool {
+		if r.URL.Path != "/robots.txt" {
+			return false
+		}
+		<-release
+		io.WriteString(w, privateRobots)
+		return true
+	}), release
+}
+
 // textSite serves body as robots.txt.
 func textSite(t *testing.T, body string) *site {
 	return newSite(t, func(_ *site, w http.ResponseWriter, r *http.Request) bool {
@@ -147,15 +160,7 @@ func TestDisallowedURLIsRefusedWithItsReason(t *testing.T) {
 }
 
 func TestOneFetchForManyConcurrentChecks(t *testing.T) {
-	release := make(chan struct{})
-	s := newSite(t, func(_ *site, w http.ResponseWriter, r *http.Request) bool {
-		if r.URL.Path != "/robots.txt" {
-			return false
-		}
-		<-release
-		io.WriteString(w, privateRobots)
-		return true
-	})
+	s, release := heldSite(t)
 	c := New(Config{})
 	const n = 64
 	var wg sync.WaitGroup
@@ -487,15 +492,7 @@ func TestRobotsTxtItselfIsAllowed(t *testing.T) {
 
 // A caller that gives up does not spoil the fetch for the others.
 func TestCallerCancelDoesNotSpoilTheFetch(t *testing.T) {
-	release := make(chan struct{})
-	s := newSite(t, func(_ *site, w http.ResponseWriter, r *http.Request) bool {
-		if r.URL.Path != "/robots.txt" {
-			return false
-		}
-		<-release
-		io.WriteString(w, privateRobots)
-		return true
-	})
+	s, release := heldSite(t)
 	c := New(Config{})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan Verdict)
@@ -721,15 +718,7 @@ func (c leaseCache) SetIfAbsent(_ context.Context, key string, val []byte, ttl t
 // With a cache that can lease, three replicas missing the same robots.txt
 // at the same moment fetch it once between them.
 func TestLeaseMakesOneFetchForTheFleet(t *testing.T) {
-	release := make(chan struct{})
-	s := newSite(t, func(_ *site, w http.ResponseWriter, r *http.Request) bool {
-		if r.URL.Path != "/robots.txt" {
-			return false
-		}
-		<-release
-		io.WriteString(w, privateRobots)
-		return true
-	})
+	s, release := heldSite(t)
 	cache := leaseCache{newMemCache()}
 	var wg sync.WaitGroup
 	var refused atomic.Int64
