@@ -135,12 +135,20 @@ func runFidelity(tb testing.TB, dir string, pages []wcxb.Page, extract extractor
 	return run
 }
 
+// ourText is web-crawl's text of a page served as UTF-8 HTML.
 func ourText(body []byte, u *url.URL) (string, bool, error) {
-	p, err := Extract(body, u, ExtractOptions{MaxLength: fidelityMaxLength, ContentType: "text/html; charset=utf-8"})
-	if err != nil {
-		return "", false, err
+	return ourTextAs("text/html; charset=utf-8")(body, u)
+}
+
+// ourTextAs is web-crawl as an extractor of pages served with contentType.
+func ourTextAs(contentType string) extractor {
+	return func(body []byte, u *url.URL) (string, bool, error) {
+		p, err := Extract(body, u, ExtractOptions{MaxLength: fidelityMaxLength, ContentType: contentType})
+		if err != nil {
+			return "", false, err
+		}
+		return wcxb.MarkdownText(p.Markdown), slices.Contains(p.Notes, noteNoText), nil
 	}
-	return wcxb.MarkdownText(p.Markdown), slices.Contains(p.Notes, noteNoText), nil
 }
 
 func trafilaturaText(body []byte, u *url.URL) (string, bool, error) {
@@ -170,11 +178,18 @@ func fidelityRows(tb testing.TB, name string, r fidelityRun) {
 	}
 	fmt.Fprintf(&b, "%-13s empty answers: %d without a word %v, %d said to be pages without text %v; p50 time per page: %v\n",
 		name, len(r.silent), r.silent, len(r.shells), r.shells, p50(r.times))
+	printRows(tb, "\n"+b.String())
+}
+
+// printRows writes a table of figures: to the test's log, or to the
+// output for a benchmark (whose log is cut short).
+func printRows(tb testing.TB, s string) {
+	tb.Helper()
 	if _, bench := tb.(*testing.B); bench {
-		fmt.Print(b.String()) // a benchmark's log is cut short
+		fmt.Print(strings.TrimPrefix(s, "\n"))
 		return
 	}
-	tb.Log("\n" + b.String())
+	tb.Log(s)
 }
 
 // TestFidelityGate holds web-crawl's extraction to the floors above on the

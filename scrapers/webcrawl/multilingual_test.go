@@ -3,7 +3,6 @@ package webcrawl
 import (
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 	"github.com/surfsense/pluginhost/scrapers/webcrawl/trafdev"
-	"github.com/surfsense/pluginhost/scrapers/webcrawl/wcxb"
 )
 
 // The multilingual gate: web-crawl's main content on traf-dev
@@ -71,24 +69,14 @@ func runTraf(tb testing.TB, dir string, pages []trafdev.Page, extract extractor)
 
 // ourTrafText is web-crawl's text of a page served as text/html with no
 // charset.
-func ourTrafText(body []byte, u *url.URL) (string, bool, error) {
-	p, err := Extract(body, u, ExtractOptions{MaxLength: fidelityMaxLength, ContentType: "text/html"})
-	if err != nil {
-		return "", false, err
-	}
-	return wcxb.MarkdownText(p.Markdown), false, nil
-}
+var ourTrafText = ourTextAs("text/html")
 
 func trafRows(tb testing.TB, name string, r trafRun) {
 	tb.Helper()
 	c := r.total
 	line := fmt.Sprintf("%-13s traf-dev pages %d  F1 %.4f  P %.4f  R %.4f  (tp %d fp %d fn %d tn %d)  empty %d %v  p50 %v\n",
 		name, len(r.pages), c.F1(), c.Precision(), c.Recall(), c.TP, c.FP, c.FN, c.TN, len(r.empty), r.empty, p50(r.times))
-	if _, bench := tb.(*testing.B); bench {
-		fmt.Print(line)
-		return
-	}
-	tb.Log(line)
+	printRows(tb, line)
 }
 
 // TestMultilingualGate holds web-crawl's extraction to the floors above on
