@@ -12,7 +12,10 @@
 package scrapertest
 
 import (
+	"bytes"
+	"compress/gzip"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -64,6 +67,25 @@ func ReadFixture(rel string) ([]byte, error) {
 		return nil, err
 	}
 	return os.ReadFile(filepath.Join(dir, rel))
+}
+
+// ReadGzip reads the gzip file at path whole, uncompressed (the
+// development sets keep their pages so).
+func ReadGzip(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if _, err := io.Copy(&b, zr); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
 
 // Fixture reads the shared fixture rel, skipping the test when it is absent.

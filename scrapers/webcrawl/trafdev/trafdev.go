@@ -7,15 +7,14 @@
 package trafdev
 
 import (
-	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 )
 
 // Page is one page of the set and its snippets.
@@ -55,20 +54,7 @@ func Load(dir string) ([]Page, error) {
 // HTML reads one page's saved bytes (any charset: none is declared to the
 // extractor, which decides).
 func HTML(dir, id string) ([]byte, error) {
-	f, err := os.Open(filepath.Join(dir, "pages", id+".html.gz"))
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, err
-	}
-	var b bytes.Buffer
-	if _, err := io.Copy(&b, zr); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return scrapertest.ReadGzip(filepath.Join(dir, "pages", id+".html.gz"))
 }
 
 // Normalize turns every run of white space into one space and trims the

@@ -6,15 +6,14 @@
 package wcxb
 
 import (
-	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/surfsense/pluginhost/scrapers/scrapertest"
 )
 
 // Page is one page of the split and its ground truth.
@@ -100,18 +99,5 @@ func pageType(raw json.RawMessage) string {
 
 // HTML reads one page's saved HTML.
 func HTML(dir, id string) ([]byte, error) {
-	f, err := os.Open(filepath.Join(dir, "dev", "html", id+".html.gz"))
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, err
-	}
-	var b bytes.Buffer
-	if _, err := io.Copy(&b, zr); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return scrapertest.ReadGzip(filepath.Join(dir, "dev", "html", id+".html.gz"))
 }
