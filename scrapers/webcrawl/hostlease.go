@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"sync"
 	"time"
 
 	"github.com/surfsense/pluginhost/scrapers"
@@ -20,10 +19,11 @@ import (
 // Without it, start URLs on many hosts that redirect to one (a shortener,
 // example.com to www.example.com) would put many pages in flight there.
 
-// hostLease is the slot a page's fetch holds, moved by its redirects.
+// hostLease is the slot a page's fetch holds, moved by its redirects. One
+// fetch uses it, on one goroutine: the client asks its redirects one after
+// the other, and the slot is given back once the fetch has returned.
 type hostLease struct {
 	cr    *crawler
-	mu    sync.Mutex
 	key   string
 	lease scrapers.Lease // nil once given back and none taken
 }
@@ -44,8 +44,6 @@ func hostLeaseFrom(ctx context.Context) *hostLease {
 // host.
 func (l *hostLease) move(ctx context.Context, u *url.URL, crawlDelay time.Duration) error {
 	key := hostKey(u)
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	if key == l.key && l.lease != nil {
 		return nil
 	}
@@ -66,8 +64,6 @@ func (l *hostLease) move(ctx context.Context, u *url.URL, crawlDelay time.Durati
 
 // release gives back the slot held, after the host's pause.
 func (l *hostLease) release(after time.Duration) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	if l.lease != nil {
 		l.lease.Release(after)
 		l.lease = nil
